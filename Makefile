@@ -1,0 +1,158 @@
+# probestick: build the stick image, boot it in QEMU, test it.
+# The two commands a fresh Debian 12 machine needs: `make run` and `make test`.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := all
+
+OUT ?= out
+PS_CACHE ?= $(HOME)/.cache/probestick
+PYTHON := /usr/bin/python3
+KCONFIGLIB := /usr/lib/python3/dist-packages
+export PS_CACHE OUT
+
+# make deps runs first, on every invocation that builds or tests, so that a
+# fresh machine needs nothing else. It is idempotent and quick when all is there.
+NODEPS_GOALS := clean distclean help
+ifeq ($(filter $(NODEPS_GOALS),$(MAKECMDGOALS)),)
+ifneq ($(PS_SKIP_DEPS),1)
+$(shell scripts/deps.sh $(PS_CACHE) >&2 || echo deps-failed > $(OUT).deps-failed)
+ifneq ($(wildcard $(OUT).deps-failed),)
+$(shell rm -f $(OUT).deps-failed)
+$(error make deps failed: see the messages above)
+endif
+endif
+endif
+
+KVER := $(shell scripts/kver.sh 2>/dev/null)
+KDIR ?= /usr/src/linux-headers-$(KVER)
+
+# ---------------------------------------------------------------- config --
+STEP_SRCS := $(sort $(wildcard userland/steps/*.c))
+KCONFIG_ENV := srctree=$(CURDIR) KCONFIG_CONFIG=.config PYTHONPATH=$(KCONFIGLIB)
+
+$(OUT)/gen/Kconfig.steps $(OUT)/gen/steps.mk: $(STEP_SRCS) scripts/gather-steps.sh
+	@scripts/gather-steps.sh $(OUT)/gen $(STEP_SRCS)
+
+.config: | $(OUT)/gen/Kconfig.steps
+	$(KCONFIG_ENV) $(PYTHON) $(KCONFIGLIB)/defconfig.py --kconfig Kconfig configs/defconfig
+
+.PHONY: defconfig olddefconfig menuconfig savedefconfig deps
+deps:
+	@scripts/deps.sh $(PS_CACHE)
+defconfig: $(OUT)/gen/Kconfig.steps
+	$(KCONFIG_ENV) $(PYTHON) $(KCONFIGLIB)/defconfig.py --kconfig Kconfig configs/defconfig
+olddefconfig: $(OUT)/gen/Kconfig.steps
+	$(KCONFIG_ENV) $(PYTHON) $(KCONFIGLIB)/olddefconfig.py Kconfig
+menuconfig: $(OUT)/gen/Kconfig.steps
+	$(KCONFIG_ENV) $(PYTHON) $(KCONFIGLIB)/menuconfig.py Kconfig
+savedefconfig: $(OUT)/gen/Kconfig.steps .config
+	$(KCONFIG_ENV) $(PYTHON) $(KCONFIGLIB)/savedefconfig.py --kconfig Kconfig --out configs/defconfig
+
+# The C header and the make fragment follow .config; a stale .config (new
+# symbols from a new step) is brought up to date first.
+$(OUT)/gen/autoconf.h $(OUT)/gen/config.mk: .config Kconfig $(OUT)/gen/Kconfig.steps
+	@mkdir -p $(OUT)/gen
+	$(KCONFIG_ENV) $(PYTHON) $(KCONFIGLIB)/olddefconfig.py Kconfig >/dev/null
+	$(KCONFIG_ENV) $(PYTHON) $(KCONFIGLIB)/genconfig.py Kconfig \
+		--header-path $(OUT)/gen/autoconf.h --config-out $(OUT)/gen/config.mk
+
+-include $(OUT)/gen/config.mk
+-include $(OUT)/gen/steps.mk
+unquote = $(patsubst "%",%,$(1))
+
+# -------------------------------------------------------------- userland --
+CC ?= cc
+PKGS := libkmod json-c
+PS_VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+CFLAGS ?= -O2 -g
+CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter \
+	  -Iuserland -Ikmod/uapi -I$(OUT)/gen \
+	  -DPS_VERSION='"$(PS_VERSION)"' $(shell pkg-config --cflags $(PKGS))
+LDLIBS += $(shell pkg-config --libs $(PKGS))
+
+# Core and probes: everything in userland/ and userland/probes/; steps as
+# chosen in .config through each step file's //kbuild: line.
+CORE_SRCS := $(filter-out userland/main.c,$(sort $(wildcard userland/*.c userland/probes/*.c)))
+CORE_OBJS := $(CORE_SRCS:%.c=$(OUT)/obj/%.o)
+STEP_OBJS := $(addprefix $(OUT)/obj/userland/steps/,$(step-y))
+MAIN_OBJ := $(OUT)/obj/userland/main.o
+
+$(OUT)/obj/%.o: %.c $(OUT)/gen/autoconf.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+-include $(shell find $(OUT)/obj -name '*.d' 2>/dev/null)
+
+$(OUT)/libprobestick.a: $(CORE_OBJS)
+	@rm -f $@
+	$(AR) rcD $@ $^
+
+# Steps register themselves by a pointer in section ps_steps; link them as
+# objects, not from the archive, so that none is dropped.
+$(OUT)/probestick: $(MAIN_OBJ) $(STEP_OBJS) $(OUT)/libprobestick.a
+	$(CC) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(STEP_OBJS) $(OUT)/libprobestick.a $(LDLIBS)
+
+# ---------------------------------------------------------------- kernel --
+KDEB = $(wildcard $(PS_CACHE)/linux-image-$(KVER)_*_amd64.deb)
+
+$(OUT)/kernel/.stamp: scripts/kernel.sh
+	scripts/kernel.sh $(KVER) $(PS_CACHE) $(OUT)/kernel
+	@touch $@
+
+$(OUT)/vmlinuz: $(OUT)/kernel/.stamp
+	cp $(OUT)/kernel/boot/vmlinuz-$(KVER) $@
+
+KMOD_SRCS := $(wildcard kmod/*.c kmod/*.h kmod/uapi/*.h kmod/Kbuild kmod/Makefile)
+$(OUT)/probestick.ko: $(KMOD_SRCS)
+	$(MAKE) -C kmod KDIR=$(KDIR) KVER=$(KVER)
+	cp kmod/probestick.ko $@
+
+# ------------------------------------------------------- initramfs/image --
+INITRAMFS_INPUTS := $(wildcard initramfs/*) $(OUT)/probestick $(OUT)/kernel/.stamp \
+	$(OUT)/gen/config.mk $(if $(filter y,$(CONFIG_MODULE)),$(OUT)/probestick.ko)
+
+$(OUT)/initramfs.img: $(INITRAMFS_INPUTS)
+	initramfs/build.sh $@
+
+$(OUT)/probestick.img: $(OUT)/vmlinuz $(OUT)/initramfs.img $(wildcard image/*) $(OUT)/gen/config.mk
+	image/build.sh $@
+
+# ----------------------------------------------------------------- goals --
+.PHONY: all userland module image run test unit kunit boot flash bench clean distclean help
+all: $(OUT)/probestick.img $(OUT)/probestick
+userland: $(OUT)/probestick
+module: $(OUT)/probestick.ko
+image: $(OUT)/probestick.img
+
+run: all
+	tests/boot/run-quick.sh $(OUT)/probestick.img
+
+unit: $(OUT)/libprobestick.a $(STEP_OBJS)
+	tests/run unit
+
+kunit:
+	tests/run kunit
+
+boot: all
+	tests/run boot
+
+test: all
+	tests/run all
+
+flash: all
+	scripts/flash.sh $(OUT)/probestick.img "$(DEV)"
+
+clean:
+	rm -rf $(OUT)
+	-$(MAKE) -C kmod clean KDIR=$(KDIR) >/dev/null 2>&1
+
+distclean: clean
+	rm -f .config .config.old
+
+help:
+	@echo 'make           build out/probestick.img, out/vmlinuz, out/initramfs.img,'
+	@echo '               out/probestick.ko and out/probestick'
+	@echo 'make run       build, boot the image in QEMU, run the quick plan, print the report'
+	@echo 'make test      every test: unit, KUnit, build and boot tests'
+	@echo 'make unit|kunit|boot   one family of tests'
+	@echo 'make defconfig|menuconfig|olddefconfig|savedefconfig'
+	@echo 'make flash DEV=/dev/sdX   write the image to a real stick (asks first)'

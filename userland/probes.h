@@ -1,0 +1,28 @@
+/*
+ * probes.h - inventory probes, one file each under userland/probes/.
+ * Each reads sysfs/procfs/devices below root ("" live, a fixture tree in
+ * tests), fills one JSON section of the report (see docs/report.md), and
+ * returns 0 or a negative errno. A missing file is a null field and,
+ * where it matters, a finding; never a crash.
+ */
+#ifndef PS_PROBES_H
+#define PS_PROBES_H
+
+#include <json-c/json.h>
+
+/* machine{}: DMI, CPU, memory size, kernel. */
+int ps_probe_machine(const char *root, json_object *machine);
+
+/* pcie[]: from /dev/probestick when module_fd >= 0, else from sysfs. */
+int ps_probe_pcie(const char *root, int module_fd, json_object *pcie);
+
+/* drives[]: block devices; boot_disk (e.g. "sda", or NULL) is marked as the stick. */
+int ps_probe_drives(const char *root, const char *boot_disk, json_object *drives);
+
+/* nics[]: network interfaces except loopback and virtual ones. */
+int ps_probe_nics(const char *root, json_object *nics);
+
+/* memory{}: total size and SMBIOS type 17 DIMM slots. */
+int ps_probe_memory(const char *root, json_object *memory);
+
+#endif
