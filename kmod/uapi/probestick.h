@@ -70,6 +70,9 @@ struct probestick_pcie_table {
 	__u64 links;		/* user pointer to struct probestick_pcie_link[] */
 };
 
+/* Largest count the module accepts: far above any machine's function count. */
+#define PROBESTICK_PCIE_LINKS_MAX (1U << 20)
+
 #define PROBESTICK_IOC_MAGIC 0xB5
 #define PROBESTICK_IOC_VERSION _IOR(PROBESTICK_IOC_MAGIC, 0x00, struct probestick_version)
 #define PROBESTICK_IOC_PCIE_LINKS _IOWR(PROBESTICK_IOC_MAGIC, 0x01, struct probestick_pcie_table)

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The PCIe link probe: reads each PCI function's link registers and its
+ * link partner's capability, decoded by pcie_decode.c.
+ */
+#include <linux/pci.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include "pcie_decode.h"
+#include "pcie_link.h"
+
+u32 probestick_pci_count(void)
+{
+	struct pci_dev *dev = NULL;
+	u32 n = 0;
+
+	for_each_pci_dev(dev)
+		n++;
+	return n;
+}
+
+/*
+ * A failed config read leaves the register 0 (pcie_capability_read_*()
+ * does that), which decodes as "unknown": the entry stays useful and the
+ * log says which function could not be read.
+ */
+static void probestick_pcie_read_own(struct pci_dev *dev,
+				     struct probestick_pcie_link *link)
+{
+	u32 lnkcap, lnkcap2;
+	u16 lnksta;
+	int err = 0;
+
+	err |= pcie_capability_read_dword(dev, PCI_EXP_LNKCAP, &lnkcap);
+	err |= pcie_capability_read_word(dev, PCI_EXP_LNKSTA, &lnksta);
+	err |= pcie_capability_read_dword(dev, PCI_EXP_LNKCAP2, &lnkcap2);
+	if (err)
+		pci_info_ratelimited(dev, "probestick: PCIe link registers unreadable, link reported as unknown\n");
+	/* The cached PCIe Capabilities register: what the PCI core itself trusts. */
+	probestick_pcie_link_decode(link, pcie_caps_reg(dev), lnkcap, lnksta,
+				    lnkcap2);
+}
+
+static void probestick_pcie_read_upstream(struct pci_dev *dev,
+					  struct probestick_pcie_link *link)
+{
+	struct pci_dev *up = pci_upstream_bridge(dev);
+	u32 up_lnkcap;
+
+	if (!(link->flags & PROBESTICK_LINK_HAS_LINK) || !up ||
+	    !pci_is_pcie(up))
+		return;
+	if (!probestick_pcie_is_link_partner(link->port_type,
+					     pci_pcie_type(up)))
+		return;
+	if (pcie_capability_read_dword(up, PCI_EXP_LNKCAP, &up_lnkcap)) {
+		pci_info_ratelimited(up, "probestick: LnkCap unreadable, link of %s not judged\n",
+				     pci_name(dev));
+		return;
+	}
+	probestick_pcie_link_set_upstream(link, up_lnkcap);
+}
+
+/*
+ * A conventional PCI function keeps flags without PROBESTICK_LINK_IS_PCIE
+ * and all link fields 0.
+ */
+void probestick_pcie_link_fill(struct pci_dev *dev,
+			       struct probestick_pcie_link *link)
+{
+	memset(link, 0, sizeof(*link));
+	/*
+	 * The uapi field is 16 bits: VMD domains (0x10000 and up) lose their
+	 * high bits. bus and devfn still name the function within the domain.
+	 */
+	link->domain = pci_domain_nr(dev->bus);
+	link->bus = dev->bus->number;
+	link->devfn = dev->devfn;
+	link->vendor = dev->vendor;
+	link->device = dev->device;
+	link->class = dev->class;
+
+	if (!pci_is_pcie(dev))
+		return;
+	probestick_pcie_read_own(dev, link);
+	probestick_pcie_read_upstream(dev, link);
+}
+
+/*
+ * Copy one entry per present function into @links, at most @room of them,
+ * and count them all in @present so the caller can retry with more room.
+ */
+int probestick_pcie_links_copy(struct probestick_pcie_link __user *links,
+			       u32 room, u32 *present)
+{
+	struct probestick_pcie_link link;
+	struct pci_dev *dev = NULL;
+	u32 n = 0;
+	int ret;
+
+	for_each_pci_dev(dev) {
+		if (n < room) {
+			probestick_pcie_link_fill(dev, &link);
+			if (copy_to_user(&links[n], &link, sizeof(link))) {
+				ret = -EFAULT;
+				goto err_put_dev;
+			}
+		}
+		n++;
+	}
+	*present = n;
+	return 0;
+
+err_put_dev:
+	pci_dev_put(dev);
+	return ret;
+}

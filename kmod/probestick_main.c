@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Entry of probestick.ko: registers /dev/probestick and dispatches its
+ * ioctls (kmod/uapi/probestick.h) to the probes.
+ */
+#include <linux/capability.h>
+#include <linux/fs.h>
+#include <linux/kernel.h>
+#include <linux/miscdevice.h>
+#include <linux/module.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include "pcie_link.h"
+#include "uapi/probestick.h"
+
+#define PROBESTICK_RELEASE "0.1.0"
+
+static long probestick_ioc_version(void __user *argp)
+{
+	struct probestick_version ver;
+
+	memset(&ver, 0, sizeof(ver));
+	ver.abi = PROBESTICK_ABI_VERSION;
+	ver.nr_pci = probestick_pci_count();
+	strscpy(ver.release, PROBESTICK_RELEASE, sizeof(ver.release));
+	if (copy_to_user(argp, &ver, sizeof(ver)))
+		return -EFAULT;
+	return 0;
+}
+
+static long probestick_ioc_pcie_links(void __user *argp)
+{
+	struct probestick_pcie_table __user *utable = argp;
+	struct probestick_pcie_table table;
+	u32 present;
+	int ret;
+
+	if (copy_from_user(&table, utable, sizeof(table)))
+		return -EFAULT;
+	if (table.entry_size != sizeof(struct probestick_pcie_link))
+		return -EINVAL;
+	if (table.count > PROBESTICK_PCIE_LINKS_MAX)
+		return -EINVAL;
+	if (table.count && !table.links)
+		return -EFAULT;
+
+	ret = probestick_pcie_links_copy(u64_to_user_ptr(table.links),
+					 table.count, &present);
+	if (ret)
+		return ret;
+	if (put_user(present, &utable->count))
+		return -EFAULT;
+	return 0;
+}
+
+static long probestick_ioctl(struct file *file, unsigned int cmd,
+			     unsigned long arg)
+{
+	void __user *argp = (void __user *)arg;
+
+	/* The registers and the device list describe the whole machine. */
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+
+	switch (cmd) {
+	case PROBESTICK_IOC_VERSION:
+		return probestick_ioc_version(argp);
+	case PROBESTICK_IOC_PCIE_LINKS:
+		return probestick_ioc_pcie_links(argp);
+	default:
+		return -ENOTTY;
+	}
+}
+
+static const struct file_operations probestick_fops = {
+	.owner = THIS_MODULE,
+	.unlocked_ioctl = probestick_ioctl,
+	/* Every struct has the same layout on 32 and 64 bits (pointers are __u64). */
+	.compat_ioctl = compat_ptr_ioctl,
+	.llseek = noop_llseek,
+};
+
+static struct miscdevice probestick_miscdev = {
+	.minor = MISC_DYNAMIC_MINOR,
+	.name = "probestick",
+	.mode = 0600,
+	.fops = &probestick_fops,
+};
+
+static int __init probestick_init(void)
+{
+	int ret;
+
+	ret = misc_register(&probestick_miscdev);
+	if (ret) {
+		pr_err("probestick: cannot register /dev/probestick: %d\n", ret);
+		return ret;
+	}
+	pr_info("probestick: %s loaded, ABI %d\n", PROBESTICK_RELEASE,
+		PROBESTICK_ABI_VERSION);
+	return 0;
+}
+
+static void __exit probestick_exit(void)
+{
+	misc_deregister(&probestick_miscdev);
+}
+
+module_init(probestick_init);
+module_exit(probestick_exit);
+
+MODULE_DESCRIPTION("probestick: PCIe link and interrupt-path probes for hardware triage");
+MODULE_AUTHOR("probestick developers");
+MODULE_LICENSE("GPL");
+MODULE_VERSION(PROBESTICK_RELEASE);
