@@ -1,0 +1,151 @@
+# Boot-test library (sourced): the one place that builds the QEMU machine,
+# boots a COPY of the stick image in it and reads the report back.
+# The guest: q35, 512 MiB, 2 CPUs, the stick on USB (xHCI), one SATA, one
+# NVMe and one virtio disk of known sizes and serials, two e1000e NICs with
+# known MACs on a QEMU hub. Sizes, serials and MACs below are what the
+# scenarios check the report against.
+
+PS_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+PS_PY=/usr/bin/python3
+export MTOOLS_SKIP_CHECK=1 MTOOLSRC=/dev/null
+
+# name bus serial size_mib
+PS_DISKS=(
+	"sata0 sata PS-SATA-0001 64"
+	"nvme0 nvme PSNVME0001 96"
+	"vd0 virtio PSVIRT0001 128"
+)
+PS_MACS=(52:54:00:50:00:01 52:54:00:50:00:02)
+PS_MEM_MIB=512
+OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.fd
+OVMF_VARS=/usr/share/OVMF/OVMF_VARS_4M.fd
+
+ps_log() { echo "boot: $*" >&2; }
+
+# ps_prepare IMG WORKDIR PLAN THEN: copy the image (the original is never
+# booted, so a test cannot change it), make the three target disks, and
+# set probestick.cfg in the copy.
+ps_prepare() {
+	local img=$1 work=$2 plan=$3 then=$4 d name bus serial mib
+	[ -s "$img" ] || { ps_log "$img is missing (make builds it)"; return 1; }
+	mkdir -p "$work"
+	cp --sparse=always "$img" "$work/stick.img"
+	for d in "${PS_DISKS[@]}"; do
+		read -r name bus serial mib <<<"$d"
+		rm -f "$work/$name.raw"
+		truncate -s "${mib}M" "$work/$name.raw"
+	done
+	printf '# set by tests/boot\nplan=%s\nthen=%s\nconsole=tty0,ttyS0\n' "$plan" "$then" >"$work/probestick.cfg"
+	mcopy -o -i "$work/stick.img@@1M" "$work/probestick.cfg" ::/probestick.cfg
+}
+
+# ps_qemu_cmd FIRMWARE WORKDIR: fills the array PS_QEMU with the command line.
+# FIRMWARE is bios (SeaBIOS, QEMU's default) or uefi (OVMF).
+ps_qemu_cmd() {
+	local fw=$1 work=$2 d name bus serial mib i=0 port=1
+	PS_QEMU=(qemu-system-x86_64 -M q35 -accel tcg -m "$PS_MEM_MIB" -smp 2
+		-nodefaults -vga std -display none -no-reboot
+		-serial "file:$work/serial.log"
+		-smbios "type=17,loc_pfx=DIMM,bank=BANK,manufacturer=probestick,serial=PSDIMM0001,part=PS-QEMU-RAM,speed=3200")
+	if [ "$fw" = uefi ]; then
+		cp "$OVMF_VARS" "$work/OVMF_VARS.fd"
+		PS_QEMU+=(-drive "if=pflash,format=raw,readonly=on,file=$OVMF_CODE"
+			-drive "if=pflash,format=raw,file=$work/OVMF_VARS.fd")
+	fi
+	# PCIe devices each behind their own root port, as on real boards, so
+	# that each has a link of its own (QEMU trains them at 2.5 GT/s x1).
+	rootport() {
+		PS_QEMU+=(-device "pcie-root-port,id=rp$port,bus=pcie.0,chassis=$port,addr=$(printf 0x%x $((port + 15)))")
+		port=$((port + 1))
+	}
+	rootport
+	PS_QEMU+=(-device "qemu-xhci,id=xhci,bus=rp$((port - 1))"
+		-drive "if=none,id=stick,format=raw,file=$work/stick.img"
+		-device "usb-storage,bus=xhci.0,drive=stick,bootindex=0,removable=on")
+	for d in "${PS_DISKS[@]}"; do
+		read -r name bus serial mib <<<"$d"
+		PS_QEMU+=(-drive "if=none,id=$name,format=raw,file=$work/$name.raw")
+		case $bus in
+		sata) PS_QEMU+=(-device "ide-hd,bus=ide.0,drive=$name,serial=$serial") ;;
+		nvme)
+			rootport
+			PS_QEMU+=(-device "nvme,bus=rp$((port - 1)),drive=$name,serial=$serial")
+			;;
+		virtio)
+			rootport
+			PS_QEMU+=(-device "virtio-blk-pci,bus=rp$((port - 1)),drive=$name,serial=$serial")
+			;;
+		esac
+	done
+	for i in "${!PS_MACS[@]}"; do
+		rootport
+		PS_QEMU+=(-netdev "hubport,id=n$i,hubid=0"
+			-device "e1000e,bus=rp$((port - 1)),netdev=n$i,mac=${PS_MACS[$i]}")
+	done
+}
+
+# ps_boot FIRMWARE WORKDIR TIMEOUT_S: boots, waits for the guest to power
+# off. Sets PS_BANNER_S (seconds from QEMU start to the first line starting
+# with "probestick" after the kernel started, or "" if none) and PS_KERNEL_S.
+# Returns 0 when QEMU exited by itself, 1 on timeout (QEMU is then killed).
+ps_boot() {
+	local fw=$1 work=$2 limit=$3 pid start now rc
+	ps_qemu_cmd "$fw" "$work"
+	: >"$work/serial.log"
+	printf '%q ' "${PS_QEMU[@]}" >"$work/qemu.cmd"
+	echo >>"$work/qemu.cmd"
+	PS_BANNER_S="" PS_KERNEL_S=""
+	start=$EPOCHREALTIME
+	"${PS_QEMU[@]}" >"$work/qemu.out" 2>&1 &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		now=$EPOCHREALTIME
+		if [ -z "$PS_KERNEL_S" ] && grep -aq 'Linux version' "$work/serial.log"; then
+			PS_KERNEL_S=$(ps_elapsed "$start" "$now")
+		fi
+		if [ -n "$PS_KERNEL_S" ] && [ -z "$PS_BANNER_S" ] &&
+			tr -d '\r' <"$work/serial.log" | sed -n '/Linux version/,$p' | grep -aq '^probestick'; then
+			PS_BANNER_S=$(ps_elapsed "$start" "$now")
+		fi
+		if [ "$(ps_elapsed "$start" "$now" | cut -d. -f1)" -ge "$limit" ]; then
+			kill "$pid" 2>/dev/null
+			sleep 1
+			kill -9 "$pid" 2>/dev/null
+			wait "$pid" 2>/dev/null
+			ps_log "$fw: no power-off within $limit s; QEMU killed. Last 50 serial lines:"
+			tail -n 50 "$work/serial.log" | tr -d '\r' | sed 's/^/    /' >&2
+			return 1
+		fi
+		sleep 0.25
+	done
+	wait "$pid"
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		ps_log "$fw: QEMU exited with status $rc:"
+		sed 's/^/    /' "$work/qemu.out" >&2
+		return 1
+	fi
+	ps_log "$fw: powered off after $(ps_elapsed "$start" "$EPOCHREALTIME") s; kernel at ${PS_KERNEL_S:-?} s, banner at ${PS_BANNER_S:-?} s"
+	return 0
+}
+
+ps_elapsed() {
+	local a=${1/./} b=${2/./}
+	local d=$(((10#$b - 10#$a) / 10000))
+	printf '%d.%02d\n' $((d / 100)) $((d % 100))
+}
+
+# ps_fetch_reports WORKDIR: copies /reports from the image copy to
+# WORKDIR/reports; prints the newest report.json path (empty if none).
+ps_fetch_reports() {
+	local work=$1
+	rm -rf "$work/reports"
+	mkdir -p "$work/reports"
+	mcopy -s -n -i "$work/stick.img@@1M" '::/reports/*' "$work/reports/" 2>/dev/null || true
+	find "$work/reports" -name report.json -printf '%T@ %p\n' | sort -n | tail -n 1 | cut -d' ' -f2-
+}
+
+# ps_serial_tail WORKDIR [N]: the last N lines the guest printed, readable.
+ps_serial_tail() {
+	tr -d '\r' <"$1/serial.log" | sed 's/\x1b\[[0-9;?]*[A-Za-z]//g' | tail -n "${2:-50}" | sed 's/^/    /'
+}
