@@ -17,8 +17,16 @@
  */
 /* Port 1, 8 GT/s x16, L0s+L1, L0s 256ns (3), L1 8us (4), DLL+ BW+ Opt+. */
 #define LNKCAP_GEN3_X16_ROOT_PORT	0x01723d03
-/* QEMU pcie-root-port: port 16, 16 GT/s x32, L0s, DLL+ (QEMU's defaults). */
-#define LNKCAP_QEMU_ROOT_PORT		0x10100604
+/*
+ * Read from QEMU 7.2 (q35) guests running the Debian kernel and this module:
+ * pcie-root-port defaults: port 0, 16 GT/s x32, L0s, DLL+ BW+;
+ * pcie-root-port x-speed=8,x-width=4: 8 GT/s x4;
+ * xio3130-downstream: L0s only, no speed and no width at all (sysfs says
+ * "Unknown x0"), an odd port the decoder must survive.
+ */
+#define LNKCAP_QEMU_ROOT_PORT		0x00300604
+#define LNKCAP_QEMU_ROOT_PORT_GEN3_X4	0x00300443
+#define LNKCAP_QEMU_XIO3130_DOWNSTREAM	0x00000400
 /* QEMU e1000e/virtio endpoint (pcie_cap_v1_fill): port 0, 2.5 GT/s x1, L0s. */
 #define LNKCAP_QEMU_GEN1_X1		0x00000411
 /* Gen4 NVMe SSD: port 0, 16 GT/s x4, L1, L1 <64us (6), ClockPM+ Opt+. */
@@ -132,7 +140,10 @@ static void reg_case_desc(const struct reg_case *c, char *desc)
 static const struct reg_case lnkcap_cases[] = {
 	{ "Gen3 x16 root port", LNKCAP_GEN3_X16_ROOT_PORT, PROBESTICK_SPEED_8GT, 16 },
 	{ "QEMU root port Gen4 x32", LNKCAP_QEMU_ROOT_PORT, PROBESTICK_SPEED_16GT, 32 },
+	{ "QEMU root port Gen3 x4", LNKCAP_QEMU_ROOT_PORT_GEN3_X4, PROBESTICK_SPEED_8GT, 4 },
 	{ "QEMU endpoint Gen1 x1", LNKCAP_QEMU_GEN1_X1, PROBESTICK_SPEED_2_5GT, 1 },
+	{ "QEMU xio3130 downstream port", LNKCAP_QEMU_XIO3130_DOWNSTREAM,
+	  PROBESTICK_SPEED_UNKNOWN, 0 },
 	{ "NVMe Gen4 x4", LNKCAP_NVME_GEN4_X4, PROBESTICK_SPEED_16GT, 4 },
 	{ "PCH root port Gen3 x4", LNKCAP_GEN3_X4_ROOT_PORT, PROBESTICK_SPEED_8GT, 4 },
 	{ "GPU Gen3 x16", LNKCAP_GPU_GEN3_X16, PROBESTICK_SPEED_8GT, 16 },
@@ -330,6 +341,14 @@ static const struct link_case link_cases[] = {
 	  EXP_FLAGS(PCI_EXP_TYPE_ENDPOINT), LNKCAP_QEMU_GEN1_X1, LNKSTA_GEN1_X1,
 	  LNKCAP2_UP_TO_2_5GT, true, LNKCAP_QEMU_ROOT_PORT,
 	  F_PCIE | F_LINK | F_UP, 1, 1, 1, 1, 4, 32, 0x01 },
+	{ "QEMU NVMe Gen1 x1 below a Gen3 x4 root port: full speed",
+	  EXP_FLAGS(PCI_EXP_TYPE_ENDPOINT), LNKCAP_QEMU_GEN1_X1, LNKSTA_GEN1_X1,
+	  0, true, LNKCAP_QEMU_ROOT_PORT_GEN3_X4,
+	  F_PCIE | F_LINK | F_UP, 1, 1, 1, 1, 3, 4, 0 },
+	{ "QEMU endpoint below xio3130 downstream port: not judged",
+	  EXP_FLAGS(PCI_EXP_TYPE_ENDPOINT), LNKCAP_QEMU_GEN1_X1, LNKSTA_GEN1_X1,
+	  0, true, LNKCAP_QEMU_XIO3130_DOWNSTREAM,
+	  F_PCIE | F_LINK | F_UP, 1, 1, 1, 1, 0, 0, 0 },
 	{ "Gen4 x4 NVMe trained Gen3 x4 on a Gen4 port: downgraded",
 	  EXP_FLAGS(PCI_EXP_TYPE_ENDPOINT), LNKCAP_NVME_GEN4_X4, LNKSTA_GEN3_X4_SLOTCLK,
 	  LNKCAP2_UP_TO_16GT, true, LNKCAP_GEN4_X4_ROOT_PORT,
