@@ -101,7 +101,7 @@ $(OUT)/kernel/.stamp: scripts/kernel.sh
 $(OUT)/vmlinuz: $(OUT)/kernel/.stamp
 	cp $(OUT)/kernel/boot/vmlinuz-$(KVER) $@
 
-KMOD_SRCS := $(wildcard kmod/*.c kmod/*.h kmod/uapi/*.h kmod/Kbuild kmod/Makefile)
+KMOD_SRCS := $(wildcard kmod/*.c kmod/*.h kmod/uapi/*.h kmod/wrapper/*.h kmod/Kbuild kmod/Makefile)
 $(OUT)/probestick.ko: $(KMOD_SRCS)
 	$(MAKE) -C kmod KDIR=$(KDIR) KVER=$(KVER)
 	cp kmod/probestick.ko $@
