@@ -25,4 +25,10 @@ int ps_probe_nics(const char *root, json_object *nics);
 /* memory{}: total size and SMBIOS type 17 DIMM slots. */
 int ps_probe_memory(const char *root, json_object *memory);
 
+/*
+ * The whole disk ("sdb") holding the file system mounted at or above dir
+ * (the stick's mount point), from root's /proc/self/mountinfo. 0 or -errno.
+ */
+int ps_boot_disk(const char *root, const char *dir, char *disk, size_t len);
+
 #endif
