@@ -162,5 +162,5 @@ dd if="$fat" of="$img" bs=1M seek=1 conv=notrunc,sparse status=none
 
 mkdir -p "$(dirname "$target")"
 mv "$img" "$target"
-cp "$work/manifest.json" "$OUT/manifest.json"
+cp "$work/manifest.json" "${target%.img}.manifest.json"
 echo "image: $target: ${image_mb} MiB (files ${content_mb} MiB), PARTUUID $partuuid, FAT volume id $vol_uuid"

@@ -149,3 +149,58 @@ ps_fetch_reports() {
 ps_serial_tail() {
 	tr -d '\r' <"$1/serial.log" | sed 's/\x1b\[[0-9;?]*[A-Za-z]//g' | tail -n "${2:-50}" | sed 's/^/    /'
 }
+
+# ps_expect_json WORKDIR PLAN: what check_report.py compares the report with.
+ps_expect_json() {
+	local work=$1 plan=$2 d name bus serial mib disks="" macs=""
+	for d in "${PS_DISKS[@]}"; do
+		read -r name bus serial mib <<<"$d"
+		disks+="${disks:+,}{\"bus\":\"$bus\",\"serial\":\"$serial\",\"size\":$((mib << 20))}"
+	done
+	for d in "${PS_MACS[@]}"; do macs+="${macs:+,}\"$d\""; done
+	printf '{"plan":"%s","disks":[%s],"macs":[%s],"mem":%d,"stick_size":%d}\n' \
+		"$plan" "$disks" "$macs" $((PS_MEM_MIB << 20)) "$(stat -c %s "$work/stick.img")"
+}
+
+ps_need_tools() {
+	local fw=$1
+	command -v qemu-system-x86_64 >/dev/null || { echo "skip: qemu-system-x86_64 is not installed (scripts/deps.sh)"; return 77; }
+	command -v mcopy >/dev/null || { echo "skip: mtools is not installed (scripts/deps.sh)"; return 77; }
+	if [ "$fw" = uefi ] && { [ ! -r "$OVMF_CODE" ] || [ ! -r "$OVMF_VARS" ]; }; then
+		echo "skip: OVMF ($OVMF_CODE) is not installed (scripts/deps.sh: ovmf)"
+		return 77
+	fi
+	return 0
+}
+
+# ps_scenario FIRMWARE TIMEOUT_S NAME: boot the built image with the quick
+# plan and power-off, then check the report it left on the stick.
+ps_scenario() {
+	local fw=$1 limit=$2 name=$3 rc
+	local img=${PS_IMAGE:-$PS_TOP/${OUT:-out}/probestick.img}
+	local work=$PS_TOP/${OUT:-out}/boot-tests/$name report
+	case $work in /*) ;; *) work=$PWD/$work ;; esac
+	ps_need_tools "$fw" || return $?
+	ps_prepare "$img" "$work" quick poweroff || return 1
+	ps_boot "$fw" "$work" "$limit" || return 1
+	report=$(ps_fetch_reports "$work")
+	if [ -z "$report" ]; then
+		ps_log "$fw: the guest powered off but left no report.json in /reports on the stick. Serial tail:"
+		ps_serial_tail "$work" 50 >&2
+		return 1
+	fi
+	ps_expect_json "$work" quick >"$work/expect.json"
+	$PS_PY "$PS_TOP/tests/boot/check_report.py" "$report" "$work/expect.json" "$PS_TOP/docs/report-schema.json"
+	rc=$?
+	echo "boot-to-banner ($fw): ${PS_BANNER_S:-none} s (kernel started at ${PS_KERNEL_S:-?} s)"
+	if [ $rc -ne 0 ]; then
+		ps_log "$fw: report check failed; serial tail:"
+		ps_serial_tail "$work" 30 >&2
+		return 1
+	fi
+	if [ -z "$PS_BANNER_S" ]; then
+		ps_log "$fw: no line starting with 'probestick' on the serial console after the kernel started"
+		return 1
+	fi
+	return 0
+}
