@@ -130,7 +130,7 @@ static int run_plan(void *arg, const char *plan, const char *steps_csv, char *di
 {
 	struct session *s = arg;
 	size_t n_all, n;
-	const struct ps_step_ops *const *all = ps_steps(&n_all);
+	const struct ps_step_ops *const *all = ps_registry(&n_all);
 	const struct ps_step_ops **list = calloc(n_all ? n_all : 1, sizeof(*list));
 	struct ps_run_result res;
 	struct ps_run_opts o = {
@@ -284,7 +284,7 @@ static enum ps_action menu(struct session *s)
 	    .arg = s,
 	};
 
-	env.steps = ps_steps(&n);
+	env.steps = ps_registry(&n);
 	env.n_steps = n;
 	preset_last_report(s, &env);
 	return ps_menu_run(&env);
@@ -448,7 +448,7 @@ static const char *plans_text(unsigned int plans)
 static int cmd_steps(void)
 {
 	size_t n;
-	const struct ps_step_ops *const *all = ps_steps(&n);
+	const struct ps_step_ops *const *all = ps_registry(&n);
 
 	printf("%-16s %-10s %-5s %-14s %s\n", "STEP", "PLANS", "ORDER", "NEEDS", "WHAT");
 	for (size_t i = 0; i < n; i++) {

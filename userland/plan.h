@@ -24,8 +24,11 @@ size_t ps_registry_build(const struct ps_step_ops *const *in, size_t n_in,
 			 const struct ps_step_ops **out, void (*refuse)(const char *msg, void *arg),
 			 void *arg);
 
-/* The compiled-in steps (section ps_steps), validated once; refusals go to stderr. */
-const struct ps_step_ops *const *ps_steps(size_t *n);
+/*
+ * The compiled-in steps (section ps_steps), validated once; refusals go to
+ * stderr. Not named ps_steps: GNU ld resolves that name to the section itself.
+ */
+const struct ps_step_ops *const *ps_registry(size_t *n);
 
 /* Find a step by name in a list, or NULL. */
 const struct ps_step_ops *ps_step_find(const struct ps_step_ops *const *all, size_t n,

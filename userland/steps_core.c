@@ -149,7 +149,7 @@ static void refuse_stderr(const char *msg, void *arg)
 	fprintf(stderr, "probestick: %s\n", msg);
 }
 
-const struct ps_step_ops *const *ps_steps(size_t *n)
+const struct ps_step_ops *const *ps_registry(size_t *n)
 {
 	static const struct ps_step_ops **list;
 	static size_t count;
