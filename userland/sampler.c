@@ -902,15 +902,20 @@ json_object *ps_load_acc_finish(struct ps_load_acc *a)
 			json_object_array_add(cpus, cpu_json(c->sum, ids[k]));
 	}
 	json_object_object_add(load, "cpus", cpus);
-	if (a->all.seen) {
-		json_object_object_add(load, "total", cpu_json(a->all.sum, -1));
-	} else if (a->st_ok) {
+	/*
+	 * The total is the sum of the per-CPU lines: the aggregate "cpu" line
+	 * also holds offline CPUs' frozen counters, whose idle time jumps when
+	 * they go off- and online. It is used only when no per-CPU line parsed.
+	 */
+	if (json_object_array_length(cpus)) {
 		uint64_t sum[PS_ST_NFIELDS] = {0};
 
 		for (size_t k = 0; k < nids; k++)
 			for (int f = 0; f < PS_ST_NFIELDS; f++)
 				sum[f] += a->cpu[ids[k]].sum[f];
 		json_object_object_add(load, "total", cpu_json(sum, -1));
+	} else if (a->all.seen) {
+		json_object_object_add(load, "total", cpu_json(a->all.sum, -1));
 	} else {
 		json_object_object_add(load, "total", NULL);
 	}
