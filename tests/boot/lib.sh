@@ -86,7 +86,8 @@ ps_qemu_cmd() {
 
 # ps_boot FIRMWARE WORKDIR TIMEOUT_S: boots, waits for the guest to power
 # off. Sets PS_BANNER_S (seconds from QEMU start to the first line starting
-# with "probestick" after the kernel started, or "" if none) and PS_KERNEL_S.
+# with "probestick" or "init: probestick" after the kernel started: /init's
+# banner; "" if none) and PS_KERNEL_S (when the kernel printed its version).
 # Returns 0 when QEMU exited by itself, 1 on timeout (QEMU is then killed).
 ps_boot() {
 	local fw=$1 work=$2 limit=$3 pid start now rc
@@ -104,7 +105,7 @@ ps_boot() {
 			PS_KERNEL_S=$(ps_elapsed "$start" "$now")
 		fi
 		if [ -n "$PS_KERNEL_S" ] && [ -z "$PS_BANNER_S" ] &&
-			tr -d '\r' <"$work/serial.log" | sed -n '/Linux version/,$p' | grep -aq '^probestick'; then
+			tr -d '\r' <"$work/serial.log" | sed -n '/Linux version/,$p' | grep -aq '^\(init: *\)\?probestick[ :]'; then
 			PS_BANNER_S=$(ps_elapsed "$start" "$now")
 		fi
 		if [ "$(ps_elapsed "$start" "$now" | cut -d. -f1)" -ge "$limit" ]; then
