@@ -2,15 +2,17 @@
  * inventory.c - the first step of every plan: machine, PCIe tree, drives,
  * NICs and memory into the report, and findings for what looks wrong.
  */
-// config:config STEP_INVENTORY
-// config:	bool "inventory: machine, PCIe, drives, NICs, memory"
-// config:	default y
-// config:	help
-// config:	  DMI identity, CPU and memory size; every PCI function with the
-// config:	  PCIe link it trained to against its capability; drives with
-// config:	  their negotiated link; NICs with queues, vectors and coalescing;
-// config:	  SMBIOS DIMM slots. Its findings flag downgraded PCIe links.
-// kbuild:step-$(CONFIG_STEP_INVENTORY) += inventory.o
+/* clang-format off */
+//config:config STEP_INVENTORY
+//config:	bool "inventory: machine, PCIe, drives, NICs, memory"
+//config:	default y
+//config:	help
+//config:	  DMI identity, CPU and memory size; every PCI function with the
+//config:	  PCIe link it trained to against its capability; drives with
+//config:	  their negotiated link; NICs with queues, vectors and coalescing;
+//config:	  SMBIOS DIMM slots. Its findings flag downgraded PCIe links.
+//kbuild:step-$(CONFIG_STEP_INVENTORY) += inventory.o
+/* clang-format on */
 
 #include "config.h"
 #include "probes.h"
@@ -99,6 +101,20 @@ static void probe_failed(struct ps_ctx *ctx, const char *probe, int err, int *wa
 		   hint);
 }
 
+/* A port whose downgraded link is already reported by the function below it. */
+static bool reported_below(json_object *pcie, const char *addr)
+{
+	for (size_t i = 0; addr && i < json_object_array_length(pcie); i++) {
+		json_object *fn = json_object_array_get_idx(pcie, i), *up = NULL;
+
+		if (is_true(fn, "downgraded") && json_object_object_get_ex(fn, "upstream", &up) &&
+		    up && str(up, "address") && strcmp(str(up, "address"), addr) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* One finding per downgraded link: both ends of it say so in pcie[]. */
 static void pcie_findings(struct ps_ctx *ctx, json_object *pcie, int *warns)
 {
 	for (size_t i = 0; i < json_object_array_length(pcie); i++) {
@@ -106,7 +122,7 @@ static void pcie_findings(struct ps_ctx *ctx, json_object *pcie, int *warns)
 		char trained[40], cap[40], upcap[40], upstream[128];
 		const char *addr = str(fn, "address"), *drv = str(fn, "driver");
 
-		if (!is_true(fn, "downgraded"))
+		if (!is_true(fn, "downgraded") || reported_below(pcie, addr))
 			continue;
 		json_object_object_get_ex(fn, "link", &link);
 		json_object_object_get_ex(fn, "upstream", &up);
