@@ -262,15 +262,15 @@ static void drives_table(FILE *f, json_object *r)
 		else
 			snprintf(sect, sizeof(sect), "?");
 		fit(link, 16, s_or(d, "link", "-"));
-		fprintf(f, "%-9s %-7.7s %-9s %-9s %-16s %s%s%s\n", name, s_or(d, "transport", "?"),
+		fprintf(f, "%-9s %-7.7s %-9s %-9s %-16s %s%s\n", name, s_or(d, "transport", "?"),
 			size, sect, link,
 			rot == 1   ? "HDD"
 			: rot == 0 ? "SSD"
 				   : "?",
-			tri(d, "removable") == 1 ? " removable" : "",
-			tri(d, "boot_device") == 1 ? " BOOT STICK (never tested)" : "");
-		snprintf(line2, sizeof(line2), "%s, serial %s, firmware %s", s_or(d, "model", "?"),
-			 s_or(d, "serial", "?"), s_or(d, "firmware", "?"));
+			tri(d, "removable") == 1 ? " removable" : "");
+		snprintf(line2, sizeof(line2), "%s%s, serial %s, firmware %s",
+			 tri(d, "boot_device") == 1 ? "BOOT STICK (never a test target): " : "",
+			 s_or(d, "model", "?"), s_or(d, "serial", "?"), s_or(d, "firmware", "?"));
 		fprintf(f, "%10s", "");
 		wrap(f, 10, 10, line2);
 	}
