@@ -159,6 +159,13 @@ static int confirm(struct ps_menu_env *env, const char *what)
 	return k == 'y' || k == 'Y';
 }
 
+/* The terminal went away (or a test's keys ran out): a shell is the harmless way out. */
+static enum ps_action no_input(struct ps_menu_env *env)
+{
+	ps_console_printf(env->con, "\nNo more input: leaving the menu for a shell.\n");
+	return PS_ACT_SHELL;
+}
+
 enum ps_action ps_menu_run(struct ps_menu_env *env)
 {
 	bool redraw = true;
@@ -197,7 +204,7 @@ enum ps_action ps_menu_run(struct ps_menu_env *env)
 			break;
 		case '3':
 			if (!choose_steps(env))
-				return PS_ACT_SHELL;
+				return no_input(env);
 			break;
 		case '4':
 			show_report(env);
@@ -208,7 +215,7 @@ enum ps_action ps_menu_run(struct ps_menu_env *env)
 		case '7':
 			c = confirm(env, k == '6' ? "Reboot" : "Power off");
 			if (c < 0)
-				return PS_ACT_SHELL;
+				return no_input(env);
 			if (c)
 				return k == '6' ? PS_ACT_REBOOT : PS_ACT_POWEROFF;
 			break;
