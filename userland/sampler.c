@@ -935,10 +935,11 @@ json_object *ps_load_acc_finish(struct ps_load_acc *a)
 
 		irq_label(r, buf, sizeof(buf));
 		if (r->wraps)
-			note(a, "%s: counter wrapped past 2^32 %u times (counted through)", buf,
-			     r->wraps);
+			note(a, "%s: counter wrapped past 2^32 %u time%s (counted through)", buf,
+			     r->wraps, r->wraps == 1 ? "" : "s");
 		if (r->resets)
-			note(a, "%s: counter restarted %u times (counted from 0)", buf, r->resets);
+			note(a, "%s: counter restarted %u time%s (counted from 0)", buf, r->resets,
+			     r->resets == 1 ? "" : "s");
 	}
 	if (a->st_ok && a->st_fail)
 		note(a, "/proc/stat could not be read in %lu of %lu samples", a->st_fail,
