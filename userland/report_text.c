@@ -139,6 +139,7 @@ static void header(FILE *f, json_object *r, unsigned int flags)
 	double d;
 	char buf[64];
 	json_object *abi = ps_json_get(ps, "module_abi");
+	char line[1024];
 
 	if (!(flags & PS_TEXT_INVENTORY)) {
 		fprintf(f, "probestick report  plan %s  %s\n", s_or(r, "plan", "?"),
@@ -147,15 +148,19 @@ static void header(FILE *f, json_object *r, unsigned int flags)
 		fprintf(f, "created   %s   probestick %s\n", s_or(r, "created", "?"),
 			s_or(ps, "version", "?"));
 	}
-	fprintf(f, "machine   %s %s  (id %s)\n", s_or(m, "vendor", "?"), s_or(m, "product", "?"),
-		s_or(r, "machine_id", s_or(m, "id", "?")));
-	fprintf(f, "serial    %s   uuid %s\n", s_or(m, "serial", "-"), s_or(m, "uuid", "-"));
+	snprintf(line, sizeof(line), "machine   %s %s  (id %s)", s_or(m, "vendor", "?"),
+		 s_or(m, "product", "?"), s_or(r, "machine_id", s_or(m, "id", "?")));
+	wrap(f, 0, 10, line);
+	snprintf(line, sizeof(line), "serial    %s   uuid %s", s_or(m, "serial", "-"),
+		 s_or(m, "uuid", "-"));
+	wrap(f, 0, 10, line);
 	if (ps_json_str(m, "board_vendor") || ps_json_str(m, "board_product"))
 		fprintf(f, "board     %s %s\n", s_or(m, "board_vendor", ""),
 			s_or(m, "board_product", ""));
 	fprintf(f, "bios      %s %s (%s)\n", s_or(m, "bios_vendor", "?"),
 		s_or(m, "bios_version", "?"), s_or(m, "bios_date", "?"));
-	fprintf(f, "cpu       %s\n", s_or(m, "cpu_model", "?"));
+	snprintf(line, sizeof(line), "cpu       %s", s_or(m, "cpu_model", "?"));
+	wrap(f, 0, 10, line);
 	if (has_int(m, "cpu_logical", &logical)) {
 		fprintf(f, "          %" PRId64 " logical", logical);
 		if (has_int(m, "cpu_cores", &cores))
@@ -170,10 +175,12 @@ static void header(FILE *f, json_object *r, unsigned int flags)
 	}
 	fprintf(f, "kernel    %s\n", s_or(ps, "kernel", "?"));
 	if (abi && json_object_is_type(abi, json_type_int))
-		fprintf(f, "module    %s (ABI %d)\n", s_or(ps, "module_status", "?"),
-			json_object_get_int(abi));
+		snprintf(line, sizeof(line), "module    %s (ABI %d)",
+			 s_or(ps, "module_status", "?"), json_object_get_int(abi));
 	else
-		fprintf(f, "module    %s\n", s_or(ps, "module_status", "?"));
+		snprintf(line, sizeof(line), "module    %s", s_or(ps, "module_status", "?"));
+	/* the status can name a long path: wrap it */
+	wrap(f, 0, 10, line);
 	(void)d;
 }
 
