@@ -299,7 +299,7 @@ static int cmd_menu(struct opts *o)
 	session_init(&s, o->root, o->stick, o->out);
 	ps_console_stdio(&con, STDIN_FILENO, STDOUT_FILENO);
 	s.con = &con;
-	s.key_aborts = isatty(STDIN_FILENO);
+	s.key_aborts = ps_console_interactive(&con);
 	a = menu(&s);
 	ps_console_close(&con);
 	json_object_put(s.warnings);
@@ -355,7 +355,8 @@ static int cmd_boot(struct opts *o)
 	choose_reports_root(&s, o->stick);
 	ps_console_open(&con, o->root, s.cfg.console, s.warnings);
 	s.con = &con;
-	s.key_aborts = true;
+	/* Keys queued in a pipe are menu input for a script, not a request to abort. */
+	s.key_aborts = ps_console_interactive(&con);
 	print_warnings(&con, s.warnings);
 	if (s.cfg.boot_disk[0])
 		ps_console_printf(&con, "probestick: booted from %s; it is never a test target\n",

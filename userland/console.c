@@ -182,6 +182,14 @@ bool ps_console_has_input(const struct ps_console *con)
 	return false;
 }
 
+bool ps_console_interactive(const struct ps_console *con)
+{
+	for (int i = 0; con && i < con->n; i++)
+		if (con->t[i].in_fd >= 0 && isatty(con->t[i].in_fd))
+			return true;
+	return false;
+}
+
 int ps_console_key(struct ps_console *con, int timeout_ms)
 {
 	struct pollfd pfd[PS_MAX_TERMS];

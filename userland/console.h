@@ -50,6 +50,9 @@ int ps_console_key(struct ps_console *con, int timeout_ms);
 /* Drop typed-ahead keys, so that an old key press does not abort a new step. */
 void ps_console_flush(struct ps_console *con);
 
+/* True when a terminal (not a pipe or file) gives input: a person may press keys. */
+bool ps_console_interactive(const struct ps_console *con);
+
 /* True when at least one terminal can still give input. */
 bool ps_console_has_input(const struct ps_console *con);
 
