@@ -113,7 +113,8 @@ add_exec() { # NAME SOURCE
 add_exec /usr/bin/probestick "$userland"
 add_exec /bin/busybox "$busybox"
 
-printf 'PS_VERSION=%s\nKVER=%s\n' "$PS_VERSION" "$KVER" >"$work/gen/probestick-release"
+printf 'PS_VERSION=%s\nKVER=%s\nSOURCE_DATE_EPOCH=%s\n' "$PS_VERSION" "$KVER" "$SOURCE_DATE_EPOCH" \
+	>"$work/gen/probestick-release"
 add_file /etc/probestick-release "$work/gen/probestick-release" 0644
 
 # ----------------------------------------------------------- kernel modules --
