@@ -288,8 +288,8 @@ void ps_config_parse_cmdline(struct ps_config *cfg, const char *cmdline, json_ob
 			continue;
 		}
 		*eq = '\0';
-		/* partuuid is for /init, which finds the stick by it. */
-		if (strcmp(key, "partuuid") == 0)
+		/* partuuid (finding the stick) and break (debug shells) are for /init. */
+		if (strcmp(key, "partuuid") == 0 || strcmp(key, "break") == 0)
 			continue;
 		ret = ps_config_set(cfg, key, eq + 1, why, sizeof(why));
 		if (ret == -EINVAL)

@@ -121,11 +121,12 @@ static void test_cmdline(void)
 
 	ps_config_defaults(&cfg);
 	ps_config_parse_text(&cfg, "plan=full\nthen=reboot\n", 22, "probestick.cfg", w);
-	ps_config_parse_cmdline(&cfg,
-				"BOOT_IMAGE=/vmlinuz console=tty0 console=ttyS0,115200 "
-				"probestick.partuuid=1234-01 probestick.plan=quick "
-				"probestick.then=poweroff quiet\n",
-				w);
+	ps_config_parse_cmdline(
+	    &cfg,
+	    "BOOT_IMAGE=/vmlinuz console=tty0 console=ttyS0,115200 "
+	    "probestick.partuuid=1234-01 probestick.break=shell probestick.plan=quick "
+	    "probestick.then=poweroff quiet\n",
+	    w);
 	CHECK_STR(cfg.plan, "quick");
 	CHECK_STR(cfg.then, "poweroff");
 	CHECK_STR(cfg.console, "tty0,ttyS0");
