@@ -13,7 +13,7 @@
  * ps_path() joins root and a printf-style path into buf; returns buf.
  */
 char *ps_path(char *buf, size_t len, const char *root, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+    __attribute__((format(printf, 4, 5)));
 
 /*
  * Read a small text file (sysfs attribute) into buf, NUL-terminated, with
