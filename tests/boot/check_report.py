@@ -83,10 +83,14 @@ def main():
     if not [p for p in pcie if p.get("is_pcie") is False and p.get("link") is None]:
         bad.append("no conventional PCI function (is_pcie false, link null) in pcie[]")
 
-    if get(r, "probestick", "module_abi") != 1:
-        bad.append("probestick.module_abi is %r, expected 1" % get(r, "probestick", "module_abi"))
+    if get(r, "probestick", "module_abi") != want["module_abi"]:
+        bad.append("probestick.module_abi is %r, expected %d (kmod/uapi/probestick.h)" % (
+            get(r, "probestick", "module_abi"), want["module_abi"]))
     if get(r, "probestick", "module_status") != "loaded":
         bad.append("probestick.module_status is %r, expected \"loaded\"" % get(r, "probestick", "module_status"))
+
+    if want.get("manifest") and get(r, "probestick", "image_manifest") != want["manifest"]:
+        bad.append("probestick.image_manifest is not the stick's /manifest.json")
 
     txt = os.path.join(os.path.dirname(report_path), "report.txt")
     if not os.path.isfile(txt) or os.path.getsize(txt) == 0:

@@ -153,14 +153,19 @@ ps_serial_tail() {
 
 # ps_expect_json WORKDIR PLAN: what check_report.py compares the report with.
 ps_expect_json() {
-	local work=$1 plan=$2 d name bus serial mib disks="" macs=""
+	local work=$1 plan=$2 d name bus serial mib disks="" macs="" abi
 	for d in "${PS_DISKS[@]}"; do
 		read -r name bus serial mib <<<"$d"
 		disks+="${disks:+,}{\"bus\":\"$bus\",\"serial\":\"$serial\",\"size\":$((mib << 20))}"
 	done
 	for d in "${PS_MACS[@]}"; do macs+="${macs:+,}\"$d\""; done
-	printf '{"plan":"%s","disks":[%s],"macs":[%s],"mem":%d,"stick_size":%d}\n' \
-		"$plan" "$disks" "$macs" $((PS_MEM_MIB << 20)) "$(stat -c %s "$work/stick.img")"
+	mcopy -n -i "$work/stick.img@@1M" ::/manifest.json "$work/manifest.json" 2>/dev/null ||
+		echo null >"$work/manifest.json"
+	# The module and the userland are built from the same uapi header.
+	abi=$(sed -n 's/^#define PROBESTICK_ABI_VERSION[[:space:]]*\([0-9]*\).*/\1/p' "$PS_TOP/kmod/uapi/probestick.h")
+	printf '{"plan":"%s","disks":[%s],"macs":[%s],"mem":%d,"stick_size":%d,"manifest":%s,"module_abi":%d}\n' \
+		"$plan" "$disks" "$macs" $((PS_MEM_MIB << 20)) "$(stat -c %s "$work/stick.img")" \
+		"$(cat "$work/manifest.json")" "${abi:-0}"
 }
 
 ps_need_tools() {
