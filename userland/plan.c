@@ -4,6 +4,7 @@
 #include "console.h"
 #include "machine_id.h"
 #include "report.h"
+#include "sampler.h"
 #include "util.h"
 
 #include <errno.h>
@@ -335,6 +336,7 @@ int ps_plan_run(const struct ps_run_opts *o, struct ps_run_result *res)
 		struct key_watch w = {.con = o->con};
 		const char *need = missing_need(s, module_fd);
 		char when[32];
+		struct ps_sampler *smp;
 		double t0;
 		int ret = 0;
 
@@ -357,7 +359,10 @@ int ps_plan_run(const struct ps_run_opts *o, struct ps_run_result *res)
 				atomic_init(&w.stop, false);
 				w.running = pthread_create(&w.thread, NULL, watch_keys, &w) == 0;
 			}
+			/* Every step is timed and sampled: CPU split and IRQs for its own span. */
+			smp = ps_sampler_start(o->root, 1000);
 			ret = s->run(&ctx);
+			json_object_object_add(step, "load", ps_sampler_stop(smp));
 			if (w.running) {
 				atomic_store(&w.stop, true);
 				pthread_join(w.thread, NULL);

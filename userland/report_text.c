@@ -1,6 +1,7 @@
 /* report_text.c - render a report document as plain text for an 80-column console.
  * Works from the JSON only, so report.txt always says what report.json says. */
 #include "report.h"
+#include "sampler.h"
 
 #include <inttypes.h>
 #include <stdbool.h>
@@ -406,6 +407,8 @@ static void steps_list(FILE *f, json_object *r)
 			fprintf(f, "    ");
 			wrap(f, 4, 9, msg);
 		}
+		if (ps_json_get(s, "load"))
+			ps_load_text(f, ps_json_get(s, "load"), 5);
 	}
 }
 
