@@ -48,8 +48,9 @@ if [ "$(config_value MODULE)" = y ]; then
 fi
 busybox=/bin/busybox
 [ -x "$busybox" ] || die "$busybox is missing (Debian package busybox-static)"
-file -L "$busybox" | grep -q 'statically linked' ||
-	die "$busybox is not static: install busybox-static, not busybox"
+# The static build: the dynamic one would drag in its libraries for nothing.
+! LC_ALL=C ldd "$busybox" >/dev/null 2>&1 ||
+	die "$busybox is dynamically linked: install busybox-static, not busybox"
 kmods=$OUT/kernel/lib/modules/$KVER
 [ -d "$kmods/kernel" ] || die "$kmods is missing (scripts/kernel.sh $KVER $PS_CACHE $OUT/kernel)"
 
