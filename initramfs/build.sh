@@ -7,6 +7,7 @@
 # The work tree (staged files, final list) is OUTPUT without its extension:
 # out/initramfs.img keeps its list in out/initramfs/list.
 set -euo pipefail
+trap 'echo "initramfs: build.sh failed at line $LINENO: $BASH_COMMAND" >&2' ERR
 cd "$(dirname "$0")/.."
 
 img=${1:?usage: initramfs/build.sh OUTPUT.img}
@@ -122,8 +123,8 @@ add_file /etc/probestick-release "$work/gen/probestick-release" 0644
 # Resolve the closure against the whole module tree (depmod on a shadow tree
 # that links to out/kernel, so out/kernel stays as unpacked), then stage only
 # the closure and run depmod there for modules.dep(.bin), modules.alias(.bin)...
-modtree=$work/modtree
-mkdir -p "$modtree/lib/modules/$KVER"
+mkdir -p "$work/modtree/lib/modules/$KVER"
+modtree=$(cd "$work/modtree" && pwd) # modprobe prints absolute paths
 ln -s "$(cd "$kmods/kernel" && pwd)" "$modtree/lib/modules/$KVER/kernel"
 cp "$kmods/modules.order" "$kmods/modules.builtin" "$kmods/modules.builtin.modinfo" \
 	"$modtree/lib/modules/$KVER/"
@@ -176,6 +177,7 @@ for name in $(printf '%s\n' "${wanted[@]}" | sort -u); do
 	sed -n "s|^insmod $modtree/lib/modules/$KVER/\([^ ]*\).*|\1|p" <<<"$deps" >>"$closure"
 done
 sort -u -o "$closure" "$closure"
+[ -s "$closure" ] || die "no module resolved from modules.conf (modprobe -d $modtree gave no insmod lines)"
 
 mdir=$root/lib/modules/$KVER
 mkdir -p "$mdir"
