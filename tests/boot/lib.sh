@@ -87,10 +87,13 @@ ps_qemu_cmd() {
 # ps_boot FIRMWARE WORKDIR TIMEOUT_S: boots, waits for the guest to power
 # off. Sets PS_BANNER_S (seconds from QEMU start to the first line starting
 # with "probestick" or "init: probestick" after the kernel started: /init's
-# banner; "" if none) and PS_KERNEL_S (when the kernel printed its version).
+# banner; "" if none) and PS_KERNEL_S (the kernel's first message on the serial line).
 # Returns 0 when QEMU exited by itself, 1 on timeout (QEMU is then killed).
 ps_boot() {
 	local fw=$1 work=$2 limit=$3 pid start now rc
+	# The first kernel message with a timestamp: on UEFI the serial console
+	# does not always replay the "Linux version" line.
+	local kmark='^\[ *[0-9]*\.[0-9]*\] '
 	ps_qemu_cmd "$fw" "$work"
 	: >"$work/serial.log"
 	printf '%q ' "${PS_QEMU[@]}" >"$work/qemu.cmd"
@@ -101,11 +104,11 @@ ps_boot() {
 	pid=$!
 	while kill -0 "$pid" 2>/dev/null; do
 		now=$EPOCHREALTIME
-		if [ -z "$PS_KERNEL_S" ] && grep -aq 'Linux version' "$work/serial.log"; then
+		if [ -z "$PS_KERNEL_S" ] && grep -aq "$kmark" "$work/serial.log"; then
 			PS_KERNEL_S=$(ps_elapsed "$start" "$now")
 		fi
 		if [ -n "$PS_KERNEL_S" ] && [ -z "$PS_BANNER_S" ] &&
-			tr -d '\r' <"$work/serial.log" | sed -n '/Linux version/,$p' | grep -aq '^\(init: *\)\?probestick[ :]'; then
+			tr -d '\r' <"$work/serial.log" | sed -n "/$kmark/,\$p" | grep -aq '^\(init: *\)\?probestick[ :]'; then
 			PS_BANNER_S=$(ps_elapsed "$start" "$now")
 		fi
 		if [ "$(ps_elapsed "$start" "$now" | cut -d. -f1)" -ge "$limit" ]; then
