@@ -117,7 +117,7 @@ ps_boot() {
 			kill -9 "$pid" 2>/dev/null
 			wait "$pid" 2>/dev/null
 			ps_log "$fw: no power-off within $limit s; QEMU killed. Last 50 serial lines:"
-			tail -n 50 "$work/serial.log" | tr -d '\r' | sed 's/^/    /' >&2
+			ps_serial_tail "$work" 50 >&2
 			return 1
 		fi
 		sleep 0.25
