@@ -67,7 +67,7 @@ PS_VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter \
 	  -Iuserland -Ikmod/uapi -I$(OUT)/gen \
-	  -DPS_VERSION='"$(PS_VERSION)"' $(shell pkg-config --cflags $(PKGS))
+	  $(shell pkg-config --cflags $(PKGS))
 LDLIBS += $(shell pkg-config --libs $(PKGS))
 
 # Core and probes: everything in userland/ and userland/probes/; steps as
@@ -77,7 +77,15 @@ CORE_OBJS := $(CORE_SRCS:%.c=$(OUT)/obj/%.o)
 STEP_OBJS := $(addprefix $(OUT)/obj/userland/steps/,$(step-y))
 MAIN_OBJ := $(OUT)/obj/userland/main.o
 
-$(OUT)/obj/%.o: %.c $(OUT)/gen/autoconf.h
+# The version string lives in a header rewritten only when it changes, so a
+# new commit rebuilds the two files that print it and nothing else.
+$(OUT)/gen/version.h: FORCE
+	@mkdir -p $(@D)
+	@v='#define PS_VERSION "$(PS_VERSION)"'; [ "$$(cat $@ 2>/dev/null)" = "$$v" ] || echo "$$v" >$@
+.PHONY: FORCE
+FORCE:
+
+$(OUT)/obj/%.o: %.c $(OUT)/gen/autoconf.h | $(OUT)/gen/version.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 -include $(shell find $(OUT)/obj -name '*.d' 2>/dev/null)

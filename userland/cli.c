@@ -1,5 +1,6 @@
 /* cli.c - the probestick commands: run, info, menu, coldplug, boot, show, steps.
  * Errors say what happened, to what, and what to do; exit 2 for usage, 1 for failure. */
+#include "version.h"
 #include "cli.h"
 #include "coldplug.h"
 #include "config.h"

@@ -1,5 +1,6 @@
 /* plan.c - run the steps of a plan one after the other and keep the report on disk
  * current after each one, so pulling the power loses at most the step in progress. */
+#include "version.h"
 #include "plan.h"
 #include "console.h"
 #include "machine_id.h"

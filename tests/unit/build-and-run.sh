@@ -9,7 +9,7 @@ mkdir -p "$(dirname "$bin")"
 cc -std=c11 -D_GNU_SOURCE -O1 -g -Wall -Wextra -Werror -Wno-unused-parameter \
 	-fsanitize=address,undefined -fno-omit-frame-pointer \
 	-Iuserland -Ikmod/uapi -I"$OUT/gen" -Itests/unit \
-	-DPS_VERSION='"test"' -DFIXTURES='"tests/fixtures"' \
+	-DFIXTURES='"tests/fixtures"' \
 	$(pkg-config --cflags libkmod json-c) \
 	-o "$bin" "$src" ${TEST_EXTRA_OBJS:-} "$OUT/libprobestick.a" $(pkg-config --libs libkmod json-c)
 exec "$bin"
