@@ -138,14 +138,14 @@ builtin_names=$(sed 's|.*/||; s|\.ko.*$||' "$kmods/modules.builtin" | normalize 
 # DRV_ family in config.mk must have a line in modules.conf.
 families=ALWAYS
 for f in $(sed -n 's/^CONFIG_\(DRV_[A-Z0-9_]*\)=y$/\1/p' "$config"); do
-	grep -q "^$f[[:space:]]" initramfs/modules.conf ||
+	grep -q "^${f}[[:space:]]" initramfs/modules.conf ||
 		die "$f is enabled in .config but initramfs/modules.conf has no line for it"
 	families="$families $f"
 done
 
 wanted=() dropped=()
 for f in $families; do
-	for word in $(sed -n "s/^$f[[:space:]]\+//p" initramfs/modules.conf); do
+	for word in $(sed -n "s/^${f}[[:space:]]\+//p" initramfs/modules.conf); do
 		word=$(normalize <<<"$word")
 		case $word in
 		!*) dropped+=("${word#!}") ;;

@@ -3,7 +3,7 @@
 # its libraries, the modules of every enabled family, probestick.ko, depmod
 # indexes), every entry owned by 0:0 with the one fixed mtime.
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 OUT=${OUT:-out}
 img=$OUT/initramfs.img
 config=$OUT/gen/config.mk
