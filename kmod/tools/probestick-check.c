@@ -13,6 +13,8 @@
 
 #include "../uapi/probestick.h"
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 static int failures;
 
 static void check(int ok, const char *what)
@@ -27,7 +29,7 @@ static const char *speed_name(unsigned int s)
 	static const char *const names[] = {"?",      "2.5GT/s", "5GT/s", "8GT/s",
 					    "16GT/s", "32GT/s",	 "64GT/s"};
 
-	return s < sizeof(names) / sizeof(names[0]) ? names[s] : "?";
+	return s < ARRAY_SIZE(names) ? names[s] : "?";
 }
 
 static void print_link(const struct probestick_pcie_link *l)
