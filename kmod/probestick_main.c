@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Entry of probestick.ko: registers /dev/probestick and dispatches its
- * ioctls (kmod/uapi/probestick.h) to the probes.
+ * ioctls (kmod/uapi/probestick.h) to the PCIe probe and the capture windows.
  */
 #include <linux/capability.h>
 #include <linux/fs.h>
@@ -11,10 +11,11 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
+#include "kcapture.h"
 #include "pcie_link.h"
 #include "uapi/probestick.h"
 
-#define PROBESTICK_RELEASE "0.1.0"
+#define PROBESTICK_RELEASE "0.2.0"
 
 static long probestick_ioc_version(void __user *argp)
 {
@@ -68,6 +69,13 @@ static long probestick_ioctl(struct file *file, unsigned int cmd,
 		return probestick_ioc_version(argp);
 	case PROBESTICK_IOC_PCIE_LINKS:
 		return probestick_ioc_pcie_links(argp);
+#ifdef PS_HAVE_KCAPTURE
+	case PROBESTICK_IOC_KC_PROBES:
+	case PROBESTICK_IOC_KC_START:
+	case PROBESTICK_IOC_KC_STOP:
+	case PROBESTICK_IOC_KC_SNAPSHOT:
+		return ps_kc_ioctl(cmd, argp);
+#endif
 	default:
 		return -ENOTTY;
 	}
@@ -92,9 +100,19 @@ static int __init probestick_init(void)
 {
 	int ret;
 
+#ifdef PS_HAVE_KCAPTURE
+	ret = ps_kc_init();
+	if (ret) {
+		pr_err("probestick: cannot set up capture windows: %d\n", ret);
+		return ret;
+	}
+#endif
 	ret = misc_register(&probestick_miscdev);
 	if (ret) {
 		pr_err("probestick: cannot register /dev/probestick: %d\n", ret);
+#ifdef PS_HAVE_KCAPTURE
+		ps_kc_exit();
+#endif
 		return ret;
 	}
 	pr_info("probestick: %s loaded, ABI %d\n", PROBESTICK_RELEASE,
@@ -104,7 +122,11 @@ static int __init probestick_init(void)
 
 static void __exit probestick_exit(void)
 {
+	/* No ioctl can run any more; then detach the probes and free. */
 	misc_deregister(&probestick_miscdev);
+#ifdef PS_HAVE_KCAPTURE
+	ps_kc_exit();
+#endif
 }
 
 module_init(probestick_init);
