@@ -56,9 +56,11 @@ hook() {
 }
 
 dst=$src/drivers/misc/probestick
-place "$repo/kmod/pcie_decode.c" "$dst/pcie_decode.c"
-place "$repo/kmod/pcie_decode.h" "$dst/pcie_decode.h"
-place "$repo/kmod/pcie_decode_kunit.c" "$dst/pcie_decode_kunit.c"
+for f in pcie_decode.c pcie_decode.h pcie_decode_kunit.c hist_layout.h \
+	kc_tables.c kc_tables.h kc_window.c kc_window.h \
+	kc_hist_kunit.c kc_rqpair_kunit.c kc_window_kunit.c; do
+	place "$repo/kmod/$f" "$dst/$f"
+done
 place "$repo/kmod/uapi/probestick.h" "$dst/uapi/probestick.h"
 place "$repo/kmod/wrapper/pci_regs.h" "$dst/wrapper/pci_regs.h"
 place "$here/Kconfig" "$dst/Kconfig"
