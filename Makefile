@@ -62,17 +62,17 @@ unquote = $(patsubst "%",%,$(1))
 
 # -------------------------------------------------------------- userland --
 CC ?= cc
-PKGS := libkmod json-c liburing
+PKGS := libkmod json-c liburing libmnl
 PS_VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter \
 	  -Iuserland -Ikmod/uapi -I$(OUT)/gen \
 	  $(shell pkg-config --cflags $(PKGS))
-LDLIBS += $(shell pkg-config --libs $(PKGS))
+LDLIBS += $(shell pkg-config --libs $(PKGS)) -liperf
 
 # Core and probes: everything in userland/ and userland/probes/; steps as
 # chosen in .config through each step file's //kbuild: line.
-CORE_SRCS := $(filter-out userland/main.c,$(sort $(wildcard userland/*.c userland/probes/*.c userland/io/*.c)))
+CORE_SRCS := $(filter-out userland/main.c,$(sort $(wildcard userland/*.c userland/probes/*.c userland/io/*.c userland/net/*.c)))
 CORE_OBJS := $(CORE_SRCS:%.c=$(OUT)/obj/%.o)
 STEP_OBJS := $(addprefix $(OUT)/obj/userland/steps/,$(step-y))
 MAIN_OBJ := $(OUT)/obj/userland/main.o

@@ -8,7 +8,7 @@ cache=${1:?usage: deps.sh CACHE_DIR}
 
 packages=(
 	# build
-	build-essential pkg-config libkmod-dev libjson-c-dev liburing-dev kmod
+	build-essential pkg-config libkmod-dev libjson-c-dev liburing-dev libmnl-dev libiperf-dev kmod
 	linux-headers-amd64 linux-source-6.1 bc bison flex libelf-dev
 	python3 python3-kconfiglib
 	# initramfs and image

@@ -10,6 +10,6 @@ cc -std=c11 -D_GNU_SOURCE -O1 -g -Wall -Wextra -Werror -Wno-unused-parameter \
 	-fsanitize=address,undefined -fno-omit-frame-pointer \
 	-Iuserland -Ikmod/uapi -I"$OUT/gen" -Itests/unit \
 	-DFIXTURES='"tests/fixtures"' \
-	$(pkg-config --cflags libkmod json-c liburing) \
-	-o "$bin" "$src" ${TEST_EXTRA_OBJS:-} "$OUT/libprobestick.a" $(pkg-config --libs libkmod json-c liburing)
+	$(pkg-config --cflags libkmod json-c liburing libmnl) \
+	-o "$bin" "$src" ${TEST_EXTRA_OBJS:-} "$OUT/libprobestick.a" $(pkg-config --libs libkmod json-c liburing libmnl) -liperf
 exec "$bin"
