@@ -1,24 +1,20 @@
-/* test_netns.c - namespaces, links and an iperf pair for real: a veth pair in a
- * private home namespace, each end moved into its own namespace (needs root). */
+/* test_netns.c - namespaces, links, an iperf pair and the whole nic_tput step for
+ * real, on veth pairs in a private home namespace: the host's links are never touched. */
 #include "check.h"
-#include "net/iperf_pair.h"
-#include "net/netns.h"
+
+#include "../../userland/steps/nic_tput.c"
+#include "report.h"
+#include "util.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
 #include <net/if.h>
 #include <stdlib.h>
+#include <pthread.h>
+#include <sched.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-static double mono_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static double stop_at;
 
@@ -53,7 +49,7 @@ static int configure(int ns, const char *name, const char *addr, struct ps_link 
 	return ret;
 }
 
-static void wait_carrier(int ns, const char *name)
+static void wait_link(int ns, const char *name)
 {
 	struct ps_rtnl r;
 	struct ps_link l = {0};
@@ -126,6 +122,192 @@ static void iperf_runs(int ns_a, int ns_b)
 	CHECK_INT(ps_iperf_pair_run(&(struct ps_iperf_opts){.streams = 0}, &res), -EINVAL);
 }
 
+/* The step runs in a thread that lives in the home namespace: its "initial" one. */
+struct step_run {
+	int home;
+	const char *plan;
+	volatile sig_atomic_t abort_flag;
+	double abort_after; /* seconds, 0: never */
+	json_object *report, *step;
+	int ret;
+	double took;
+};
+
+static void *step_thread(void *arg)
+{
+	struct step_run *sr = arg;
+	json_object *nics = json_object_new_array();
+	static const char *const names[] = {"pstB", "pstA", "pstC", "pstD"};
+	struct ps_ctx ctx;
+	double t0 = mono_now();
+
+	if (setns(sr->home, CLONE_NEWNET) < 0) {
+		sr->ret = -errno;
+		return NULL;
+	}
+	sr->report = json_object_new_object();
+	sr->step = json_object_new_object();
+	json_object_object_add(sr->report, "plan", json_object_new_string(sr->plan));
+	for (size_t i = 0; i < PS_ARRAY_SIZE(names); i++) {
+		json_object *n = json_object_new_object();
+
+		json_object_object_add(n, "name", json_object_new_string(names[i]));
+		json_object_object_add(n, "mac", json_object_new_string("02:00:00:00:00:0a"));
+		json_object_object_add(n, "pci_address", NULL);
+		json_object_array_add(nics, n);
+	}
+	json_object_object_add(sr->report, "nics", nics);
+	json_object_object_add(sr->step, "findings", json_object_new_array());
+	json_object_object_add(sr->step, "data", json_object_new_object());
+	ctx = (struct ps_ctx){.root = "",
+			      .report = sr->report,
+			      .step = sr->step,
+			      .findings = ps_json_get(sr->step, "findings"),
+			      .module_fd = -1,
+			      .abort_flag = &sr->abort_flag};
+	sr->ret = nic_tput_ops.run(&ctx);
+	sr->took = mono_now() - t0;
+	return NULL;
+}
+
+static int run_step(struct step_run *sr)
+{
+	pthread_t th;
+	double t0 = mono_now();
+
+	CHECK_INT(pthread_create(&th, NULL, step_thread, sr), 0);
+	while (sr->abort_after > 0 && !sr->took) {
+		if (mono_now() - t0 >= sr->abort_after)
+			sr->abort_flag = 1;
+		usleep(20000);
+	}
+	pthread_join(th, NULL);
+	return sr->ret;
+}
+
+static json_object *skipped(json_object *data, const char *name)
+{
+	json_object *s = ps_json_get(data, "skipped_ports");
+
+	for (size_t i = 0; s && i < json_object_array_length(s); i++)
+		if (strcmp(str(json_object_array_get_idx(s, i), "name"), name) == 0)
+			return json_object_array_get_idx(s, i);
+	return NULL;
+}
+
+static void check_restored(struct ps_rtnl *home_r)
+{
+	struct ps_link l;
+
+	CHECK_INT(ps_rtnl_link_find(home_r, "pstA", NULL, 0, &l), 0);
+	CHECK_INT(l.mtu, 1400);
+	CHECK(!(l.flags & IFF_UP));
+	CHECK_INT(ps_rtnl_link_find(home_r, "pstB", NULL, 0, &l), 0);
+	CHECK_INT(l.mtu, 1500);
+	CHECK(l.flags & IFF_UP);
+	CHECK_INT(ps_rtnl_link_find(home_r, "pstC", NULL, 0, &l), 0);
+	CHECK_INT(ps_rtnl_link_find(home_r, "pstD", NULL, 0, &l), 0);
+	CHECK(l.flags & IFF_UP);
+}
+
+/*
+ * pstA-pstB: a cable, pstA with MTU 1400 and down, pstB up (both must come
+ * back so). pstC: its peer stays down, so no link. pstD: has an address, in use.
+ */
+static void step_on_veth(void)
+{
+	struct ps_rtnl home_r;
+	struct ps_link l;
+	struct in_addr a;
+	struct step_run sr = {.plan = "quick"};
+	json_object *data, *pairs, *pair, *dirs, *s;
+
+	sr.home = ps_netns_create();
+	CHECK(sr.home >= 0);
+	CHECK_INT(ps_rtnl_open(&home_r, sr.home), 0);
+	CHECK_INT(ps_rtnl_veth_add(&home_r, "pstA", "pstB"), 0);
+	CHECK_INT(ps_rtnl_veth_add(&home_r, "pstC", "pstX"), 0);
+	CHECK_INT(ps_rtnl_veth_add(&home_r, "pstD", "pstY"), 0);
+	CHECK_INT(ps_rtnl_link_find(&home_r, "pstA", NULL, 0, &l), 0);
+	CHECK_INT(ps_rtnl_link_set_mtu(&home_r, l.ifindex, 1400), 0);
+	CHECK_INT(ps_rtnl_link_find(&home_r, "pstB", NULL, 0, &l), 0);
+	CHECK_INT(ps_rtnl_link_set_up(&home_r, l.ifindex, true), 0);
+	CHECK_INT(ps_rtnl_link_find(&home_r, "pstD", NULL, 0, &l), 0);
+	inet_pton(AF_INET, "198.19.5.1", &a);
+	CHECK_INT(ps_rtnl_addr_add4(&home_r, l.ifindex, a, 24), 0);
+	CHECK_INT(ps_rtnl_link_set_up(&home_r, l.ifindex, true), 0);
+
+	CHECK_INT(run_step(&sr), PS_PASS);
+	printf("step (quick) on veth: %.1f s\n%s\n", sr.took,
+	       json_object_to_json_string_ext(sr.step, JSON_C_TO_STRING_PRETTY));
+	CHECK(sr.took < 30);
+	data = ps_json_get(sr.step, "data");
+	pairs = ps_json_get(data, "pairs");
+	CHECK_INT(pairs ? json_object_array_length(pairs) : 0, 1);
+	pair = pairs ? json_object_array_get_idx(pairs, 0) : NULL;
+	/* No PCI addresses: name order. */
+	CHECK_STR(str(pair, "a"), "pstA");
+	CHECK_STR(str(pair, "b"), "pstB");
+	CHECK(json_object_get_boolean(ps_json_get(pair, "reachable")));
+	CHECK_INT(json_object_get_int(ps_json_get(pair, "link_mbps")), 10000);
+	dirs = ps_json_get(pair, "directions");
+	CHECK_INT(dirs ? json_object_array_length(dirs) : 0, 2);
+	for (size_t i = 0; dirs && i < json_object_array_length(dirs); i++) {
+		json_object *d = json_object_array_get_idx(dirs, i);
+
+		CHECK_STR(str(d, "from"), i == 0 ? "pstA" : "pstB");
+		CHECK_INT(json_object_array_length(ps_json_get(d, "runs_mbps")), 2);
+		CHECK(json_object_get_double(ps_json_get(d, "median_mbps")) > 1);
+		CHECK(ps_json_get(d, "cv_pct") != NULL);
+		CHECK(ps_json_get(d, "cpu_sender_pct") != NULL);
+	}
+	s = skipped(data, "pstC");
+	CHECK_STR(str(s, "reason"), "no link: no cable?");
+	s = skipped(data, "pstD");
+	CHECK_STR(str(s, "reason"), "in use: has address 198.19.5.1/24");
+	check_restored(&home_r);
+	json_object_put(sr.report);
+	json_object_put(sr.step);
+
+	/* A key press during the measurement: aborted, and everything is back. */
+	sr = (struct step_run){.home = sr.home, .plan = "quick", .abort_after = 2.5};
+	CHECK_INT(run_step(&sr), PS_ABORTED);
+	printf("aborted after %.1f s\n", sr.took);
+	CHECK(sr.took < 4);
+	check_restored(&home_r);
+	json_object_put(sr.report);
+	json_object_put(sr.step);
+
+	/* Only one port with link: pass, no pairs, and an info finding says why. */
+	CHECK_INT(ps_rtnl_link_find(&home_r, "pstB", NULL, 0, &l), 0);
+	CHECK_INT(ps_rtnl_link_del(&home_r, l.ifindex), 0);
+	CHECK_INT(ps_rtnl_link_find(&home_r, "pstX", NULL, 0, &l), 0);
+	CHECK_INT(ps_rtnl_link_set_up(&home_r, l.ifindex, true), 0);
+	sr = (struct step_run){.home = sr.home, .plan = "quick"};
+	CHECK_INT(run_step(&sr), PS_PASS);
+	data = ps_json_get(sr.step, "data");
+	CHECK_INT(json_object_array_length(ps_json_get(data, "pairs")), 0);
+	CHECK_STR(str(skipped(data, "pstB"), "reason"),
+		  "not found when the step started: No such device");
+	CHECK_STR(str(skipped(data, "pstC"), "reason"), "has link, but the only one");
+	s = ps_json_get(sr.step, "findings");
+	CHECK(strstr(json_object_to_json_string(s), "only one port has link") != NULL);
+	json_object_put(sr.report);
+	json_object_put(sr.step);
+
+	/* With --root (a fixture tree) it never touches a link. */
+	{
+		json_object *step = json_object_new_object();
+		struct ps_ctx ctx = {.root = "tests/fixtures", .step = step};
+
+		CHECK_INT(nic_tput_ops.run(&ctx), PS_SKIPPED);
+		CHECK(str(step, "reason") != NULL);
+		json_object_put(step);
+	}
+	ps_rtnl_close(&home_r);
+	close(sr.home);
+}
+
 int main(void)
 {
 	struct ps_rtnl home_r, r;
@@ -165,8 +347,8 @@ int main(void)
 
 	CHECK_INT(configure(ns_a, "pstA", "198.18.0.1", &l), 0);
 	CHECK_INT(configure(ns_b, "pstB", "198.18.0.2", &l), 0);
-	wait_carrier(ns_a, "pstA");
-	wait_carrier(ns_b, "pstB");
+	wait_link(ns_a, "pstA");
+	wait_link(ns_b, "pstB");
 	CHECK_INT(ps_rtnl_open(&r, ns_a), 0);
 	CHECK_INT(ps_rtnl_link_find(&r, "pstA", NULL, 0, &l), 0);
 	CHECK_INT(ps_rtnl_global_addr(&r, l.ifindex, addr, sizeof(addr)), 1);
@@ -198,5 +380,7 @@ int main(void)
 	close(ns_a);
 	close(ns_b);
 	close(home);
+
+	step_on_veth();
 	return check_done("test_netns");
 }
