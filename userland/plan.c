@@ -5,6 +5,7 @@
 #include "console.h"
 #include "machine_id.h"
 #include "report.h"
+#include "kcapture.h"
 #include "sampler.h"
 #include "util.h"
 
@@ -338,6 +339,7 @@ int ps_plan_run(const struct ps_run_opts *o, struct ps_run_result *res)
 		const char *need = missing_need(s, module_fd);
 		char when[32];
 		struct ps_sampler *smp;
+		struct ps_kcapture *kc;
 		double t0;
 		int ret = 0;
 
@@ -362,7 +364,9 @@ int ps_plan_run(const struct ps_run_opts *o, struct ps_run_result *res)
 			}
 			/* Every step is timed and sampled: CPU split and IRQs for its own span. */
 			smp = ps_sampler_start(o->root, 1000);
+			kc = ps_kcapture_start(module_fd, PROBESTICK_KC_ALL);
 			ret = s->run(&ctx);
+			json_object_object_add(step, "probes", ps_kcapture_stop(kc));
 			json_object_object_add(step, "load", ps_sampler_stop(smp));
 			if (w.running) {
 				atomic_store(&w.stop, true);

@@ -1,5 +1,6 @@
 /* report_text.c - render a report document as plain text for an 80-column console.
  * Works from the JSON only, so report.txt always says what report.json says. */
+#include "kcapture.h"
 #include "report.h"
 #include "sampler.h"
 
@@ -407,6 +408,8 @@ static void steps_list(FILE *f, json_object *r)
 			fprintf(f, "    ");
 			wrap(f, 4, 9, msg);
 		}
+		if (ps_json_get(s, "probes"))
+			ps_kcapture_text(f, ps_json_get(s, "probes"), 5);
 		if (ps_json_get(s, "load"))
 			ps_load_text(f, ps_json_get(s, "load"), 5);
 	}
