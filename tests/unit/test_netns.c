@@ -261,6 +261,11 @@ static void step_on_veth(void)
 		CHECK(ps_json_get(d, "cv_pct") != NULL);
 		CHECK(ps_json_get(d, "cpu_sender_pct") != NULL);
 	}
+	s = ps_json_get(data, "restored");
+	CHECK_INT(s ? json_object_array_length(s) : 0, 3); /* pstC too: it was moved */
+	CHECK_STR(str(json_object_array_get_idx(s, 0), "name"), "pstB");
+	CHECK_INT(json_object_get_int(ps_json_get(json_object_array_get_idx(s, 1), "mtu")), 1400);
+	CHECK(!json_object_get_boolean(ps_json_get(json_object_array_get_idx(s, 1), "up")));
 	s = skipped(data, "pstC");
 	CHECK_STR(str(s, "reason"), "no link: no cable?");
 	s = skipped(data, "pstD");
