@@ -224,7 +224,21 @@ static int validate(const struct ps_uio_job *j)
 	if (j->fd < 0 || j->size == 0 || j->offset >= j->size || j->offset % PS_UIO_ALIGN ||
 	    j->bs == 0 || j->bs % PS_UIO_ALIGN || j->qd == 0 || j->qd > PS_UIO_MAX_QD)
 		return -EINVAL;
+	if (j->random && j->size - j->offset < j->bs)
+		return -EINVAL;
 	return 0;
+}
+
+/* xorshift64*: cheap enough not to show in the IOPS it helps measure. */
+static uint64_t next_random(uint64_t *state)
+{
+	uint64_t x = *state;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*state = x;
+	return x * 0x2545F4914F6CDD1DULL;
 }
 
 static int setup(struct engine *e)
@@ -263,7 +277,7 @@ static int setup(struct engine *e)
 int ps_uio_read(const struct ps_uio_job *j, struct ps_uio_result *res)
 {
 	struct engine e = {.job = j, .res = res};
-	uint64_t pos, left, start, last_check, last_done, check_ns, budget_ns;
+	uint64_t pos, left, start, last_check, last_done, check_ns, budget_ns, wait;
 	bool issuing = true;
 	int ret;
 
@@ -282,10 +296,12 @@ int ps_uio_read(const struct ps_uio_job *j, struct ps_uio_result *res)
 	budget_ns = j->time_budget_s > 0 ? (uint64_t)(j->time_budget_s * 1e9) : 0;
 	pos = j->offset;
 	left = j->length;
+	rnd = j->seed ? j->seed : 0x9E3779B97F4A7C15ULL;
+	nblocks = j->random ? (j->size - j->offset) / j->bs : 0;
 	start = last_check = last_done = now_ns();
 
 	for (;;) {
-		struct __kernel_timespec ts = {.tv_sec = 0, .tv_nsec = (long long)check_ns};
+		struct __kernel_timespec ts;
 		struct io_uring_cqe *cqe;
 		unsigned int head, seen = 0;
 		uint64_t t;
@@ -293,8 +309,11 @@ int ps_uio_read(const struct ps_uio_job *j, struct ps_uio_result *res)
 		while (issuing && !e.fatal && left > 0 && e.n_free > 0) {
 			unsigned int idx = e.free_slots[e.n_free - 1];
 			struct slot *s = &e.slots[idx];
-			uint64_t cover = left < j->bs ? left : j->bs, rest = j->size - pos, want;
+			uint64_t cover = left < j->bs ? left : j->bs, rest, want;
 
+			if (j->random)
+				pos = j->offset + next_random(&rnd) % nblocks * j->bs;
+			rest = j->size - pos;
 			/* The region advances by what it covers; the request is rounded to
 			 * whole aligned units (O_DIRECT refuses odd lengths, and a read
 			 * past the end just comes back short). */
@@ -317,6 +336,16 @@ int ps_uio_read(const struct ps_uio_job *j, struct ps_uio_result *res)
 		}
 		if (e.inflight == 0)
 			break;
+		/* Wake in time for the next stop check and the end of the time budget,
+		 * however slow the drive. */
+		t = now_ns();
+		wait = last_check + check_ns > t ? last_check + check_ns - t : 0;
+		if (budget_ns && issuing && start + budget_ns - t < wait)
+			wait = start + budget_ns > t ? start + budget_ns - t : 0;
+		if (wait < 1000000)
+			wait = 1000000;
+		ts.tv_sec = (long long)(wait / 1000000000ULL);
+		ts.tv_nsec = (long long)(wait % 1000000000ULL);
 		ret = io_uring_submit_and_wait_timeout(&e.ring, &cqe, 1, &ts, NULL);
 		if (ret < 0 && ret != -ETIME && ret != -EINTR && ret != -EAGAIN && ret != -EBUSY) {
 			/* The ring itself failed: requests in flight cannot be reaped safely,
