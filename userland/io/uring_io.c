@@ -278,6 +278,7 @@ int ps_uio_read(const struct ps_uio_job *j, struct ps_uio_result *res)
 {
 	struct engine e = {.job = j, .res = res};
 	uint64_t pos, left, start, last_check, last_done, check_ns, budget_ns, wait;
+	uint64_t rnd, nblocks;
 	bool issuing = true;
 	int ret;
 

@@ -51,6 +51,10 @@ struct ps_uio_job {
 	void *error_arg;
 	struct ps_lat_hist *lat; /* optional: per-request latency, submit to last completion */
 	const struct ps_uio_faults *faults;
+	/* Random mode (the benchmark): each request reads bs bytes at a random
+	 * bs-aligned position in [offset, size); length still bounds the bytes. */
+	bool random;
+	uint64_t seed; /* of the position generator; 0 picks a fixed one */
 };
 
 struct ps_uio_result {
