@@ -151,12 +151,13 @@ static void test_quick_targets(void)
 	json_object_array_add(drives, drive("cdrom", 0, false, true));
 	json_object_array_add(drives, drive("chr", -1, false, false));
 	json_object_array_add(drives, drive("gone", 1 << 20, false, false));
+	json_object_array_add(drives, drive("tiny", 1000, false, false));
 	run_step(&r, "quick", drives);
 
 	/* the missing drive is a warning; an unstable run could add one too */
 	CHECK_INT(r.status, PS_WARN);
 	CHECK_STR(ps_json_str(r.data, "plan"), "quick");
-	CHECK_INT(json_object_array_length(json_object_object_get(r.data, "drives")), 5);
+	CHECK_INT(json_object_array_length(json_object_object_get(r.data, "drives")), 6);
 
 	d = data_drive(&r, "good");
 	CHECK(d && !json_object_object_get_ex(d, "skipped_reason", NULL));
@@ -177,6 +178,8 @@ static void test_quick_targets(void)
 		     "is not a regular file") != NULL);
 	CHECK(strstr(ps_json_str(data_drive(&r, "gone"), "skipped_reason"),
 		     "No such file or directory") != NULL);
+	CHECK_STR(ps_json_str(data_drive(&r, "tiny"), "skipped_reason"),
+		  "1000 bytes: less than one 4 KiB block");
 	CHECK_INT(count_rule(r.findings, "open_failed", "warn"), 1);
 	CHECK_INT(count_rule(r.findings, "read_error", "fail"), 0);
 	done(&r);
@@ -336,6 +339,7 @@ int main(void)
 	make_data_file("good", GOOD_SIZE);
 	make_data_file("good2", GOOD_SIZE);
 	make_data_file("cdrom", 0);
+	make_data_file("tiny", 1000);
 	snprintf(p, sizeof(p), "%s/dev/stick", root);
 	CHECK(mkfifo(p, 0600) == 0);
 	snprintf(p, sizeof(p), "%s/dev/chr", root);

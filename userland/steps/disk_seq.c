@@ -372,21 +372,28 @@ static enum drive_outcome run_drive(struct drive *d, json_object *drv, const str
 	if (json_object_object_get_ex(drv, "logical_sector", &v) && json_object_get_int(v) > 0)
 		d->lsec = (unsigned int)json_object_get_int(v);
 	fd = ps_uio_open(d->path, true, &direct, disk_seq_faults);
-	if (fd >= 0 && (ret = ps_uio_size(fd, &size)) == 0 && size < PS_UIO_ALIGN)
-		ret = -ENOSPC;
+	if (fd >= 0)
+		ret = ps_uio_size(fd, &size);
 	if (fd < 0 || ret < 0) {
 		int err = fd < 0 ? -fd : -ret;
 
-		snprintf(reason, sizeof(reason), "cannot %s %s: %s", fd < 0 ? "open" : "size",
-			 d->path, strerror(err));
+		snprintf(reason, sizeof(reason), "cannot %s %s: %s",
+			 fd < 0 ? "open" : "read the size of", d->path, strerror(err));
 		json_object_object_add(d->obj, "skipped_reason", json_object_new_string(reason));
 		ps_finding(d->ctx, "warn", d->name, "open_failed", "%s: %s", reason,
-			   err == ENOSPC ? "smaller than one 4 KiB block" : open_hint(err));
+			   open_hint(err));
 		if (fd >= 0)
 			close(fd);
 		if (!*first_err)
 			*first_err = -err;
 		return D_OURS;
+	}
+	if (size < PS_UIO_ALIGN) {
+		snprintf(reason, sizeof(reason), "%llu bytes: less than one 4 KiB block",
+			 (unsigned long long)size);
+		json_object_object_add(d->obj, "skipped_reason", json_object_new_string(reason));
+		close(fd);
+		return D_SKIPPED;
 	}
 	json_object_object_add(d->obj, "size_bytes", json_object_new_int64((int64_t)size));
 	for (size_t i = 0; i < p->n_matrix && !d->aborted; i++) {
