@@ -1,6 +1,7 @@
 /* cli.c - the probestick commands: run, info, menu, coldplug, boot, show, steps.
  * Errors say what happened, to what, and what to do; exit 2 for usage, 1 for failure. */
 #include "version.h"
+#include "bench.h"
 #include "cli.h"
 #include "coldplug.h"
 #include "config.h"
@@ -39,6 +40,8 @@ static const char usage[] =
     "                        the last line of output is then=poweroff|reboot|shell|menu\n"
     "  show [REPORT_DIR]     print the latest (or the given) report\n"
     "  steps                 list the compiled-in steps\n"
+    "  bench probes [...]    the probes' overhead, IOPS with them off and on (make bench);\n"
+    "                        'probestick bench' lists its options\n"
     "\n"
     "  --root DIR            read /sys, /proc and /dev below DIR (fixture trees)\n"
     "  --out DIR             reports root (default STICK/reports with --stick, else\n"
@@ -542,6 +545,8 @@ int ps_cli_main(int argc, char **argv)
 		ret = parse_opts(nrest, rest, cmd, "positional", &o);
 		if (ret < 0)
 			ret = cmd_show(&o);
+	} else if (strcmp(cmd, "bench") == 0) {
+		ret = ps_bench_main(nrest, rest);
 	} else if (strcmp(cmd, "steps") == 0) {
 		ret = parse_opts(nrest, rest, cmd, "", &o);
 		if (ret < 0)
