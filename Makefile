@@ -149,6 +149,10 @@ test: all
 flash: all
 	scripts/flash.sh $(OUT)/probestick.img "$(DEV)"
 
+# Not a test: the probes' overhead in a QEMU guest (tests/bench/run.sh).
+bench: $(OUT)/vmlinuz $(OUT)/initramfs.img $(OUT)/probestick.ko
+	tests/bench/run.sh
+
 clean:
 	rm -rf $(OUT)
 	-$(MAKE) -C kmod clean KDIR=$(KDIR) >/dev/null 2>&1
@@ -164,3 +168,4 @@ help:
 	@echo 'make unit|kunit|boot   one family of tests'
 	@echo 'make defconfig|menuconfig|olddefconfig|savedefconfig'
 	@echo 'make flash DEV=/dev/sdX   write the image to a real stick (asks first)'
+	@echo 'make bench     probes off/on IOPS ratio and cost per event, in QEMU (not a test)'

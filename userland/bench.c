@@ -684,6 +684,24 @@ static int cmd_probes(int argc, char **argv)
 	printf("%-4s %-11s %-6s %10s %10s %10s %7s\n", "run", "tool", "probes", "IOPS", "IOs",
 	       "events", "ev/IO");
 	fflush(stdout);
+	/* The first run of a tool pays for cold caches, page faults and lazy
+	 * binding: one short run of each, not counted, before the measured ones. */
+	for (int t = 0; t < NR_TOOLS; t++) {
+		struct bench_opts w = o;
+		struct run r = {.tool = (enum tool)t};
+
+		if (t == TOOL_FIO && !o.fio)
+			continue;
+		w.seconds = o.seconds < 2 ? o.seconds : 2;
+		run_one(&w, module_fd, &r);
+		printf("%-4s %-11s %-6s ", "-", tool_names[t], "off");
+		if (r.err)
+			printf("warm-up failed: %s\n", r.why);
+		else
+			printf("%10.0f %10llu  (warm-up, not counted)\n", r.iops,
+			       (unsigned long long)r.ios);
+		fflush(stdout);
+	}
 	for (unsigned int i = 0; i < o.runs; i++) {
 		for (int t = 0; t < NR_TOOLS; t++) {
 			if (t == TOOL_FIO && !o.fio)
