@@ -397,6 +397,7 @@ struct summary {
 	unsigned int n[2]; /* runs with a figure, off and on */
 	double med[2], min[2], max[2];
 	double ratio;	      /* median on / median off */
+	double paired[3];     /* median, min, max of on/off within each round */
 	double noise;	      /* largest (max - min) / median of the two modes */
 	double events_per_io; /* over every on run */
 	double cost_ns;
@@ -404,14 +405,36 @@ struct summary {
 	uint64_t ios_on;
 };
 
+/* Each on run against the off run just before it: drift between rounds
+ * cancels out of these, which the medians of all runs cannot do. */
+static void paired_ratios(const struct run *runs, size_t nruns, enum tool t, double *v,
+			  double out[3])
+{
+	double off = 0;
+	unsigned int n = 0;
+
+	for (size_t i = 0; i < nruns; i++) {
+		if (runs[i].tool != t)
+			continue;
+		if (!runs[i].on)
+			off = runs[i].err ? 0 : runs[i].iops;
+		else if (off > 0 && !runs[i].err)
+			v[n++] = runs[i].iops / off;
+	}
+	if (n)
+		ps_bench_stats(v, n, &out[0], &out[1], &out[2]);
+}
+
 static void summarize(const struct run *runs, size_t nruns, enum tool t, struct summary *s)
 {
 	double *v = calloc(nruns ? nruns : 1, sizeof(*v));
 
 	memset(s, 0, sizeof(*s));
 	s->ratio = s->noise = s->events_per_io = s->cost_ns = NAN;
+	s->paired[0] = s->paired[1] = s->paired[2] = NAN;
 	if (!v)
 		return;
+	paired_ratios(runs, nruns, t, v, s->paired);
 	for (int on = 0; on < 2; on++) {
 		unsigned int n = 0;
 
@@ -470,6 +493,9 @@ static void print_summary(const char *name, const struct summary *s)
 	if (s->n[1])
 		printf("; on: min %.0f max %.0f (%u runs)", s->min[1], s->max[1], s->n[1]);
 	printf("\n");
+	if (!isnan(s->paired[0]))
+		printf("%-11s on/off within each round: median %.4f, min %.4f, max %.4f\n", "",
+		       s->paired[0], s->paired[1], s->paired[2]);
 	if (!isnan(s->ratio))
 		printf("%-11s goal on/off >= %.2f: %s%s\n", "", GOAL_RATIO,
 		       s->ratio >= GOAL_RATIO ? "met" : "missed",
@@ -497,6 +523,9 @@ static json_object *summary_json(const struct summary *s)
 	}
 	json_object_object_add(o, "ratio_on_off", jdouble(s->ratio));
 	json_object_object_add(o, "spread", jdouble(s->noise));
+	json_object_object_add(o, "paired_ratio_median", jdouble(s->paired[0]));
+	json_object_object_add(o, "paired_ratio_min", jdouble(s->paired[1]));
+	json_object_object_add(o, "paired_ratio_max", jdouble(s->paired[2]));
 	json_object_object_add(o, "events_per_io", jdouble(s->events_per_io));
 	json_object_object_add(o, "cost_per_event_ns", jdouble(s->cost_ns));
 	json_object_object_add(o, "events_block_rq",

@@ -22,12 +22,15 @@ die() {
 note() { echo "bench: $*" >&2; }
 
 case $runs$seconds in *[!0-9]* | '') die "BENCH_RUNS and BENCH_SECONDS take whole numbers" ;; esac
-for f in "$OUT/vmlinuz" "$OUT/initramfs.img" "$OUT/probestick.ko"; do
+for f in "$OUT/vmlinuz" "$OUT/initramfs.img" "$OUT/probestick.ko" "$OUT/probestick"; do
 	[ -s "$f" ] || die "$f is missing (make bench builds it)"
 done
 kmods=$OUT/kernel/lib/modules/$KVER
 [ -d "$kmods/kernel" ] || die "$kmods is missing (scripts/kernel.sh)"
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 is not installed (scripts/deps.sh)"
+
+# Minutes in QEMU are wasted if the command is broken: a few seconds on the host first.
+tests/bench/selftest.sh "$OUT/probestick" || die "the host self-test of 'probestick bench' failed"
 
 rm -rf "$work"
 mkdir -p "$work/root/bench"
