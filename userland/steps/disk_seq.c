@@ -57,8 +57,8 @@ static const struct measure full_matrix[] = {
 };
 
 static const struct seq_plan plans[] = {
-    {"quick", quick_matrix, PS_ARRAY_SIZE(quick_matrix), 3, 32ULL * MIB, 2.0, false},
-    {"full", full_matrix, PS_ARRAY_SIZE(full_matrix), 5, 256ULL * MIB, 10.0, true},
+    {"quick", quick_matrix, PS_ARRAY_SIZE(quick_matrix), 3, 1024ULL * MIB, 1.0, false},
+    {"full", full_matrix, PS_ARRAY_SIZE(full_matrix), 5, 4096ULL * MIB, 5.0, true},
 };
 
 /* hdparm -tT: buffered reads of 2 MiB for 2 s, cached re-reads of 2 MiB for 1 s. */
