@@ -8,6 +8,7 @@
 #define PROBESTICK_HIST_LAYOUT_H
 
 #ifdef __KERNEL__
+#include <linux/compiler.h>
 #include <linux/types.h>
 #else
 #include <stdint.h>
@@ -57,6 +58,13 @@ static inline uint64_t ps_hist_highest(unsigned int idx)
 	return ps_hist_lower(idx + 1) - 1;
 }
 
+/* A bucket may be incremented on its CPU while another CPU merges it. */
+#ifdef __KERNEL__
+#define ps_hist_load(p) READ_ONCE(*(p))
+#else
+#define ps_hist_load(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+#endif
+
 /*
  * Adds one CPU's 32-bit buckets into 64-bit totals (the merge on read);
  * returns how many values they held.
@@ -67,7 +75,7 @@ static inline uint64_t ps_hist_merge(uint64_t *dst, const uint32_t *src, unsigne
 	unsigned int i;
 
 	for (i = 0; i < nr; i++) {
-		uint64_t v = ((const volatile uint32_t *)src)[i];
+		uint64_t v = ps_hist_load(&src[i]);
 
 		dst[i] += v;
 		count += v;

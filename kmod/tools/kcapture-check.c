@@ -134,8 +134,7 @@ static int check_nic(json_object *probes, const char *nic)
 		long long lat = get_int(get(d, "irq_to_poll"), "count");
 		long long work = get_int(get(d, "poll_work"), "count");
 
-		printf("PS_NIC %s bus=%s rx=%lld tx=%lld irq_to_poll=%lld p50=%lld p99=%lld "
-		       "polls=%lld work_p50=%lld budget=%lld\n",
+		printf("PS_NIC %s bus=%s rx=%lld tx=%lld irq_to_poll=%lld p50=%lld p99=%lld polls=%lld work_p50=%lld budget=%lld\n",
 		       nic, json_object_get_string(get(d, "bus")), get_int(d, "rx_packets"),
 		       get_int(d, "tx_packets"), lat, get_int(get(d, "irq_to_poll"), "p50"),
 		       get_int(get(d, "irq_to_poll"), "p99"), work,
