@@ -17,6 +17,12 @@ PS_DISKS=(
 )
 PS_MACS=(52:54:00:50:00:01 52:54:00:50:00:02)
 PS_MEM_MIB=512
+# Options for scenarios other than the quick-plan boots (unset: no change):
+#   PS_ACCEL     QEMU -accel value (default tcg)
+#   PS_APPEND    words added to the kernel command line of every syslinux
+#                entry in the image copy (BIOS only)
+#   PS_KERNEL, PS_INITRD, PS_CMDLINE   boot this kernel and initrd directly
+#                (-kernel/-initrd/-append) instead of the stick's boot loader
 OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.fd
 OVMF_VARS=/usr/share/OVMF/OVMF_VARS_4M.fd
 
@@ -37,16 +43,25 @@ ps_prepare() {
 	done
 	printf '# set by tests/boot\nplan=%s\nthen=%s\nconsole=tty0,ttyS0\n' "$plan" "$then" >"$work/probestick.cfg"
 	mcopy -o -i "$work/stick.img@@1M" "$work/probestick.cfg" ::/probestick.cfg
+	if [ -n "${PS_APPEND:-}" ]; then
+		mcopy -n -i "$work/stick.img@@1M" ::/syslinux/syslinux.cfg "$work/syslinux.cfg" || return 1
+		sed -i "s|^\([[:space:]]*APPEND .*\)|\1 $PS_APPEND|" "$work/syslinux.cfg"
+		mcopy -o -i "$work/stick.img@@1M" "$work/syslinux.cfg" ::/syslinux/syslinux.cfg || return 1
+		ps_log "kernel command line + '$PS_APPEND' (syslinux)"
+	fi
 }
 
 # ps_qemu_cmd FIRMWARE WORKDIR: fills the array PS_QEMU with the command line.
 # FIRMWARE is bios (SeaBIOS, QEMU's default) or uefi (OVMF).
 ps_qemu_cmd() {
 	local fw=$1 work=$2 d name bus serial mib i=0 port=1
-	PS_QEMU=(qemu-system-x86_64 -M q35 -accel tcg -m "$PS_MEM_MIB" -smp 2
+	PS_QEMU=(qemu-system-x86_64 -M q35 -accel "${PS_ACCEL:-tcg}" -m "$PS_MEM_MIB" -smp 2
 		-nodefaults -vga std -display none -no-reboot
 		-serial "file:$work/serial.log"
 		-smbios "type=17,loc_pfx=DIMM,bank=BANK,manufacturer=probestick,serial=PSDIMM0001,part=PS-QEMU-RAM,speed=3200")
+	if [ -n "${PS_KERNEL:-}" ]; then
+		PS_QEMU+=(-kernel "$PS_KERNEL" -initrd "$PS_INITRD" -append "${PS_CMDLINE:-}")
+	fi
 	if [ "$fw" = uefi ]; then
 		cp "$OVMF_VARS" "$work/OVMF_VARS.fd"
 		PS_QEMU+=(-drive "if=pflash,format=raw,readonly=on,file=$OVMF_CODE"
@@ -182,10 +197,11 @@ ps_need_tools() {
 	return 0
 }
 
-# ps_scenario FIRMWARE TIMEOUT_S NAME: boot the built image with the quick
-# plan and power-off, then check the report it left on the stick.
+# ps_scenario FIRMWARE TIMEOUT_S NAME [CHECK]: boot the built image with the
+# quick plan and power-off, then check the report it left on the stick; with
+# CHECK (a Python script), also run CHECK REPORT_JSON EXPECT_JSON.
 ps_scenario() {
-	local fw=$1 limit=$2 name=$3 rc
+	local fw=$1 limit=$2 name=$3 extra=${4:-} rc
 	local img=${PS_IMAGE:-$PS_TOP/${OUT:-out}/probestick.img}
 	local work=$PS_TOP/${OUT:-out}/boot-tests/$name report
 	case $work in /*) ;; *) work=$PWD/$work ;; esac
@@ -201,6 +217,9 @@ ps_scenario() {
 	ps_expect_json "$work" quick >"$work/expect.json"
 	$PS_PY "$PS_TOP/tests/boot/check_report.py" "$report" "$work/expect.json" "$PS_TOP/docs/report-schema.json"
 	rc=$?
+	if [ -n "$extra" ]; then
+		$PS_PY "$extra" "$report" "$work/expect.json" || rc=1
+	fi
 	echo "boot-to-banner ($fw): ${PS_BANNER_S:-none} s (kernel started at ${PS_KERNEL_S:-?} s)"
 	if [ $rc -ne 0 ]; then
 		ps_log "$fw: report check failed; serial tail:"
