@@ -92,6 +92,54 @@ def main():
     if want.get("manifest") and get(r, "probestick", "image_manifest") != want["manifest"]:
         bad.append("probestick.image_manifest is not the stick's /manifest.json")
 
+    for mac, n in macs.items():
+        if n.get("carrier") is not True:
+            bad.append("NIC %s (%s): carrier %r; both ports sit on one QEMU hub, so /init's "
+                       "link wait should have seen carrier" % (n.get("name"), mac, n.get("carrier")))
+
+    # The quick plan's steps, each timed and sampled (load from /proc, probes from the module).
+    steps = {s.get("name"): s for s in (r.get("steps") or [])}
+    for name in want.get("steps", []):
+        s = steps.get(name)
+        if not s:
+            bad.append("step %s is missing; steps run: %s" % (name, sorted(steps)))
+            continue
+        if s.get("status") not in ("pass", "warn"):
+            bad.append("step %s: status %r (%s)" % (name, s.get("status"), s.get("reason")))
+        if (get(s, "load", "samples") or 0) < 2:
+            bad.append("step %s: load has %r samples, expected >= 2" % (name, get(s, "load", "samples")))
+        if get(s, "probes", "available") is not True:
+            bad.append("step %s: module probes unavailable: %r" % (name, get(s, "probes", "reason")))
+
+    if "disk_seq" in steps:
+        by_name = {d.get("name"): d for d in get(steps["disk_seq"], "data", "drives") or []}
+        for d in want["disks"]:
+            name = next((x.get("name") for x in drives if (x.get("serial") or "").strip() == d["serial"]), None)
+            res = (by_name.get(name) or {}).get("results") or []
+            if not res or not all((x.get("median_mbps") or 0) > 0 for x in res):
+                bad.append("disk_seq: drive %s (%s) has no measured throughput: %r" % (
+                    name, d["serial"], by_name.get(name)))
+        for b in boot:
+            entry = by_name.get(b.get("name")) or {}
+            if entry.get("results") or "boot stick" not in (entry.get("skipped_reason") or ""):
+                bad.append("disk_seq: the boot stick %s was not skipped: %r" % (b.get("name"), entry))
+
+    if "nic_tput" in steps:
+        pairs = get(steps["nic_tput"], "data", "pairs") or []
+        want_macs = sorted(m.lower() for m in want["macs"])
+        pair = [p for p in pairs if sorted([(p.get("a_mac") or "").lower(), (p.get("b_mac") or "").lower()]) == want_macs]
+        if not pair or pair[0].get("reachable") is not True:
+            bad.append("nic_tput: no reachable pair of %s: %r" % (want_macs, pairs))
+        else:
+            dirs = pair[0].get("directions") or []
+            if len(dirs) != 2 or not all((x.get("median_mbps") or 0) > 0 for x in dirs):
+                bad.append("nic_tput: expected two directions with throughput, got %r" % dirs)
+        restored = {x.get("name"): x for x in get(steps["nic_tput"], "data", "restored") or []}
+        for n in macs.values():
+            x = restored.get(n.get("name"))
+            if not x or x.get("mtu") != n.get("mtu"):
+                bad.append("nic_tput: port %s not restored as the inventory saw it: %r" % (n.get("name"), x))
+
     txt = os.path.join(os.path.dirname(report_path), "report.txt")
     if not os.path.isfile(txt) or os.path.getsize(txt) == 0:
         bad.append("report.txt is missing or empty beside report.json")

@@ -171,7 +171,7 @@ ps_serial_tail() {
 
 # ps_expect_json WORKDIR PLAN: what check_report.py compares the report with.
 ps_expect_json() {
-	local work=$1 plan=$2 d name bus serial mib disks="" macs="" abi
+	local work=$1 plan=$2 d name bus serial mib disks="" macs="" abi steps
 	for d in "${PS_DISKS[@]}"; do
 		read -r name bus serial mib <<<"$d"
 		disks+="${disks:+,}{\"bus\":\"$bus\",\"serial\":\"$serial\",\"size\":$((mib << 20))}"
@@ -181,9 +181,12 @@ ps_expect_json() {
 		echo null >"$work/manifest.json"
 	# The module and the userland are built from the same uapi header.
 	abi=$(sed -n 's/^#define PROBESTICK_ABI_VERSION[[:space:]]*\([0-9]*\).*/\1/p' "$PS_TOP/kmod/uapi/probestick.h")
-	printf '{"plan":"%s","disks":[%s],"macs":[%s],"mem":%d,"stick_size":%d,"manifest":%s,"module_abi":%d}\n' \
+	# The steps the plan must have run: those compiled in for it, as the program lists them.
+	steps=$("$PS_TOP/${OUT:-out}/probestick" steps 2>/dev/null |
+		awk -v plan="$plan" 'NR > 1 && ("," $2 ",") ~ ("," plan ",") {printf "%s\"%s\"", n++ ? "," : "", $1}')
+	printf '{"plan":"%s","disks":[%s],"macs":[%s],"mem":%d,"stick_size":%d,"manifest":%s,"module_abi":%d,"steps":[%s]}\n' \
 		"$plan" "$disks" "$macs" $((PS_MEM_MIB << 20)) "$(stat -c %s "$work/stick.img")" \
-		"$(cat "$work/manifest.json")" "${abi:-0}"
+		"$(cat "$work/manifest.json")" "${abi:-0}" "$steps"
 }
 
 ps_need_tools() {
