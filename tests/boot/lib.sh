@@ -76,7 +76,7 @@ ps_qemu_cmd() {
 	rootport
 	PS_QEMU+=(-device "qemu-xhci,id=xhci,bus=rp$((port - 1))"
 		-drive "if=none,id=stick,format=raw,file=$work/stick.img"
-		-device "usb-storage,bus=xhci.0,drive=stick,bootindex=0,removable=on")
+		-device "usb-storage,bus=xhci.0,drive=stick$([ -n "${PS_KERNEL:-}" ] || echo ,bootindex=0),removable=on")
 	for d in "${PS_DISKS[@]}"; do
 		read -r name bus serial mib <<<"$d"
 		PS_QEMU+=(-drive "if=none,id=$name,format=raw,file=$work/$name.raw")
