@@ -13,11 +13,13 @@ MIN_COUNT = 100
 # stops it just after, so load.irqs can only exceed the probe's count by the
 # interrupts of the two edges (window attach and detach, tens of ms in which
 # the step does no I/O of its own) and by invocations the probe leaves out on
-# purpose (unhandled ones on a shared line; the emulated devices use MSI, so
-# there are next to none). On the busy lines of a step that is a few
-# interrupts in hundreds or thousands: measured deviations are 0-2%. A probe
-# that misses a CPU, loses events while attached or pairs entry/exit wrongly
-# is off by far more (half the count for one CPU of two).
+# purpose: those of a shared line whose handler found no work (IRQ_NONE).
+# AHCI and NVMe register even their MSI vectors as shared (IRQF_SHARED via
+# ata_host_activate and pci_request_irq) and QEMU's models of them raise a
+# few interrupts that find no work: up to about 3% of AHCI's count in our
+# runs; the NIC and virtio lines agree within 0.1%. A probe that misses a CPU, loses events while attached
+# or pairs entry and exit wrongly is off by far more (half the count when
+# one CPU of two is lost), so 5% separates the two.
 TOLERANCE_PCT = 5.0
 # A NIC interrupt line that fired this often in the step must be in the probes.
 MIN_NIC_LINE = 20
@@ -238,7 +240,7 @@ class Checker:
                 if not ok:
                     self.fail("%s: irq %s (%s): probe counted %d, /proc/interrupts %d over the step: %+.1f%%, "
                               "more than %.0f%%" % (name, irq, line.get("name"), n, t, dev, TOLERANCE_PCT))
-        if not compared.get("nic_tput"):
+        if not compared.get("nic_tput") and get(self.steps.get("nic_tput"), "probes", "available") is True:
             self.fail("nic_tput: no hardirq line reached %d interrupts: nothing to compare with /proc/interrupts"
                       % MIN_COUNT)
         print("probes: %d lines compared with /proc/interrupts (%s), largest deviation %+.2f%% (%s)"
