@@ -222,6 +222,7 @@ static double mono_now(void)
 struct result {
 	struct ps_strset tried; /* module names already handled, loaded or not */
 	json_object *loaded, *failed;
+	json_object *unused; /* matched an alias but found nothing to drive (ENODEV) */
 };
 
 static void fail(struct result *res, const char *module, const char *error)
@@ -248,6 +249,9 @@ static void load_module(struct kmod_module *mod, struct result *res)
 					      NULL);
 	if (err == 0)
 		json_object_array_add(res->loaded, json_object_new_string(name));
+	else if (err == -ENODEV || err == -ENXIO)
+		/* e.g. amd64_edac on an Intel CPU: the alias matched, the hardware is not there */
+		json_object_array_add(res->unused, json_object_new_string(name));
 	else if (err < 0 && err != -EEXIST)
 		fail(res, name, strerror(-err));
 	/* err > 0: blacklisted, which is the administrator's choice, not a failure */
@@ -308,7 +312,9 @@ int ps_coldplug_run(const struct ps_coldplug_opts *o)
 {
 	double t0 = mono_now(), last_new = t0;
 	struct ps_strset seen = {0};
-	struct result res = {.loaded = json_object_new_array(), .failed = json_object_new_array()};
+	struct result res = {.loaded = json_object_new_array(),
+			     .failed = json_object_new_array(),
+			     .unused = json_object_new_array()};
 	char modules[PATH_MAX];
 	const char *dir = o->modules_dir;
 	struct kmod_ctx *ctx;
@@ -360,6 +366,7 @@ int ps_coldplug_run(const struct ps_coldplug_opts *o)
 	doc = json_object_new_object();
 	json_object_object_add(doc, "loaded", res.loaded);
 	json_object_object_add(doc, "failed", res.failed);
+	json_object_object_add(doc, "unused", res.unused);
 	json_object_object_add(
 	    doc, "duration_s",
 	    json_object_new_double((double)(long long)((mono_now() - t0) * 10 + 0.5) / 10));
@@ -372,9 +379,10 @@ int ps_coldplug_run(const struct ps_coldplug_opts *o)
 			ret = ret ? ret : w;
 		}
 	}
-	printf("coldplug: %zu modules loaded, %zu failed, %zu devices, %d rounds, %.1f s\n",
-	       json_object_array_length(res.loaded), json_object_array_length(res.failed), seen.n,
-	       rounds, mono_now() - t0);
+	printf("coldplug: %zu modules loaded, %zu failed, %zu found no device, %zu devices, %d "
+	       "rounds, %.1f s\n",
+	       json_object_array_length(res.loaded), json_object_array_length(res.failed),
+	       json_object_array_length(res.unused), seen.n, rounds, mono_now() - t0);
 	for (size_t i = 0; i < json_object_array_length(res.failed); i++) {
 		json_object *f = json_object_array_get_idx(res.failed, i);
 		json_object *m, *e;

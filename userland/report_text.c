@@ -425,8 +425,8 @@ static void coldplug_line(FILE *f, json_object *r)
 		return;
 	has_num(c, "duration_s", &dur);
 	heading(f, "Drivers (coldplug)");
-	fprintf(f, "%zu modules loaded, %zu failed, in %.1f s\n", arr_len(arr(c, "loaded")),
-		arr_len(failed), dur);
+	fprintf(f, "%zu modules loaded, %zu failed, %zu found no device, in %.1f s\n",
+		arr_len(arr(c, "loaded")), arr_len(failed), arr_len(arr(c, "unused")), dur);
 	for (size_t i = 0; i < arr_len(failed); i++) {
 		json_object *e = json_object_array_get_idx(failed, i);
 		char msg[300];
