@@ -239,7 +239,10 @@ class Checker:
                     worst = (dev, "%s irq %s" % (name, irq))
                 if not ok:
                     self.fail("%s: irq %s (%s): probe counted %d, /proc/interrupts %d over the step: %+.1f%%, "
-                              "more than %.0f%%" % (name, irq, line.get("name"), n, t, dev, TOLERANCE_PCT))
+                              "more than %.0f%%%s" % (name, irq, line.get("name"), n, t, dev, TOLERANCE_PCT,
+                                                     " (fewer: on a shared vector the probe leaves out the "
+                                                     "invocations that found no work; /proc/irq/%s/spurious "
+                                                     "counts them)" % irq if n < t else ""))
         if not compared.get("nic_tput") and get(self.steps.get("nic_tput"), "probes", "available") is True:
             self.fail("nic_tput: no hardirq line reached %d interrupts: nothing to compare with /proc/interrupts"
                       % MIN_COUNT)
