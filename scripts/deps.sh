@@ -16,6 +16,8 @@ packages=(
 	dosfstools fdisk grub-efi-amd64-bin grub-common
 	# tests
 	qemu-system-x86 ovmf seabios python3-jsonschema clang-format
+	# tests/boot/test_module_cycle: ip netns in the guest (busybox ip has none)
+	iproute2
 	# make bench
 	fio
 )
