@@ -21,6 +21,20 @@ MIN_COUNT = 100
 # or pairs entry and exit wrongly is off by far more (half the count when
 # one CPU of two is lost), so 5% separates the two.
 TOLERANCE_PCT = 5.0
+# The issue's 5% is about the NIC lines, and they hold it within 0.1%. On the
+# disk controllers' shared-flagged vectors the unhandled share is QEMU's, not
+# the probe's, and reached 4% of AHCI's count in 10 runs: a probe that counts
+# fewer than /proc/interrupts there is allowed 10%; counting more is never
+# explained by IRQ_NONE, so the 5% bound holds in that direction for every line.
+SHARED_UNDERCOUNT_PCT = 10.0
+
+
+def tolerance(line_name, nic_names, deviation):
+    """The bound for one line: 5%, or 10% below /proc/interrupts on a non-NIC line."""
+    is_nic = any((line_name or "").startswith(n) for n in nic_names)
+    if deviation < 0 and not is_nic:
+        return SHARED_UNDERCOUNT_PCT
+    return TOLERANCE_PCT
 # A NIC interrupt line that fired this often in the step must be in the probes.
 MIN_NIC_LINE = 20
 
@@ -195,6 +209,7 @@ class Checker:
         """Every busy hardirq line of every step against /proc/interrupts."""
         worst = (0.0, "")
         compared = {}
+        nic_names = [n.get("name") for n in self.r.get("nics") or [] if n.get("name")]
         for s in self.r.get("steps") or []:
             name = s.get("name")
             p = s.get("probes") or {}
@@ -227,11 +242,13 @@ class Checker:
                     cpus.append("cpu%d %d/%d" % (cpu, a, b))
                     if max(a, b) >= MIN_COUNT:
                         d = 100.0 * (a - b) / b if b else 100.0
-                        if abs(d) > TOLERANCE_PCT:
+                        tol = tolerance(line.get("name"), nic_names, d)
+                        if abs(d) > tol:
                             self.fail("%s: irq %s (%s) on cpu%d: probe %d, /proc/interrupts %d (%+.1f%%, "
                                       "more than %.0f%%)" % (name, irq, line.get("name"), cpu, a, b, d,
-                                                             TOLERANCE_PCT))
-                ok = abs(dev) <= TOLERANCE_PCT
+                                                             tol))
+                tol = tolerance(line.get("name"), nic_names, dev)
+                ok = abs(dev) <= tol
                 print("probes: %-9s irq %-3s %-20s probe %6d /proc %6d %+6.2f%% (%s)%s"
                       % (name, irq, line.get("name"), n, t, dev, ", ".join(cpus), "" if ok else "  MISMATCH"))
                 compared[name] = compared.get(name, 0) + 1
@@ -239,7 +256,7 @@ class Checker:
                     worst = (dev, "%s irq %s" % (name, irq))
                 if not ok:
                     self.fail("%s: irq %s (%s): probe counted %d, /proc/interrupts %d over the step: %+.1f%%, "
-                              "more than %.0f%%%s" % (name, irq, line.get("name"), n, t, dev, TOLERANCE_PCT,
+                              "more than %.0f%%%s" % (name, irq, line.get("name"), n, t, dev, tol,
                                                      " (fewer: on a shared vector the probe leaves out the "
                                                      "invocations that found no work; /proc/irq/%s/spurious "
                                                      "counts them)" % irq if n < t else ""))
