@@ -327,6 +327,9 @@ static void ps_snap_per_cpu(struct ps_snap *s, u16 metric, unsigned int slot, u3
 	for_each_possible_cpu(cpu) {
 		ps_rec_begin(s, metric, cpu, key, 0, meta);
 		ps_rec_add(s->rec, slot, cpu);
+		if (metric == PROBESTICK_KC_M_HARDIRQ)
+			s->rec->extra[0] = READ_ONCE(per_cpu_ptr(ps_kc_cpu, cpu)
+						     ->irq_unhandled[slot - PS_SLOT_HARDIRQ]);
 		ps_rec_end(s);
 	}
 }

@@ -46,6 +46,7 @@ struct ps_kc_cpu {
 	u64 net_rx_irq_ts;	/* entry of the hardirq that raised NET_RX, not yet polled */
 	u64 nic_rx[PS_MAX_NICS];
 	u64 nic_tx[PS_MAX_NICS];
+	u64 irq_unhandled[PS_MAX_IRQS];	/* IRQ_NONE on a shared line, per key */
 	u16 map[PS_NR_SLOTS];	/* slot -> pool index + 1 */
 };
 

@@ -18,6 +18,7 @@ static void ps_hardirq_entry(void *data, int irq, struct irqaction *action)
 
 static void ps_hardirq_exit(void *data, int irq, struct irqaction *action, int ret)
 {
+	bool unhandled;
 	u64 start;
 	int k;
 
@@ -26,9 +27,12 @@ static void ps_hardirq_exit(void *data, int irq, struct irqaction *action, int r
 		return;
 	if (!ps_kc_on(PROBESTICK_KC_HARDIRQ))
 		return;
-	/* Every handler of a shared line runs; the one that had work counts. */
-	if ((action->flags & IRQF_SHARED) && ret == IRQ_NONE)
-		return;
+	/*
+	 * Every handler of a shared line runs; the one that had work gets the
+	 * duration. The others are counted apart, so that handled + unhandled
+	 * of a line with one action equals its /proc/interrupts count.
+	 */
+	unhandled = (action->flags & IRQF_SHARED) && ret == IRQ_NONE;
 	start = this_cpu_read(ps_kc_cpu->irq_ts);
 	k = ps_keytab_get(&ps_irq_keys, irq);
 	if (k < 0)
@@ -39,7 +43,10 @@ static void ps_hardirq_exit(void *data, int irq, struct irqaction *action, int r
 		strscpy(ps_irq_meta[k].name, action->name ? action->name : "",
 			sizeof(ps_irq_meta[k].name));
 	}
-	ps_kc_record(PS_SLOT_HARDIRQ + k, local_clock() - start);
+	if (unhandled)
+		this_cpu_inc(ps_kc_cpu->irq_unhandled[k]);
+	else
+		ps_kc_record(PS_SLOT_HARDIRQ + k, local_clock() - start);
 }
 
 static void __maybe_unused ps_hardirq_check_types(void)

@@ -161,6 +161,7 @@ struct group {
 	uint64_t buckets[PROBESTICK_KC_BUCKETS];
 	uint64_t sum, max;
 	json_object *per_cpu;
+	uint64_t unhandled; /* hardirq: IRQ_NONE invocations on a shared line */
 };
 
 static json_object *group_hist(struct group *g, const char *unit)
@@ -186,7 +187,8 @@ static char *copy_name(char *dst, const char *src, size_t len)
 
 /*
  * Per-CPU records of one metric, merged per key in the order the keys
- * first appear; per_cpu[] holds each CPU's count.
+ * first appear; per_cpu[] holds each CPU's invocations (for hardirq lines
+ * the IRQ_NONE ones too, so that it compares with /proc/interrupts).
  */
 static json_object *per_cpu_lines(const struct probestick_kc_record *recs, unsigned int n,
 				  uint16_t metric, unsigned int nr_cpus, int softirq)
@@ -214,10 +216,12 @@ static json_object *per_cpu_lines(const struct probestick_kc_record *recs, unsig
 				continue;
 			done[j] = 1;
 			group_add(g, &recs[j]);
+			g->unhandled += recs[j].extra[0];
 			if (recs[j].cpu < nr_cpus)
 				json_object_array_put_idx(
 				    g->per_cpu, recs[j].cpu,
-				    json_object_new_int64((int64_t)recs[j].count));
+				    json_object_new_int64(
+					(int64_t)(recs[j].count + recs[j].extra[0])));
 		}
 		json_object *line = group_hist(g, "ns");
 		if (softirq) {
@@ -228,6 +232,8 @@ static json_object *per_cpu_lines(const struct probestick_kc_record *recs, unsig
 								    : "?"));
 		} else {
 			json_object_object_add(line, "irq", json_object_new_int(recs[i].key));
+			json_object_object_add(line, "unhandled",
+					       json_object_new_int64((int64_t)g->unhandled));
 			json_object_object_add(line, "name",
 					       json_object_new_string(copy_name(
 						   name, recs[i].name, sizeof(recs[i].name))));

@@ -118,6 +118,7 @@ struct probestick_kc_start {
 
 /* Record metrics: what a record's histogram holds. */
 enum probestick_kc_metric {
+	/* HARDIRQ: extra[0] = IRQ_NONE invocations on a shared line, not in the buckets */
 	PROBESTICK_KC_M_HARDIRQ = 1,	/* key = IRQ line; ns in the handler; per CPU */
 	PROBESTICK_KC_M_SOFTIRQ = 2,	/* key = vector (NET_RX = 3 ...); ns; per CPU */
 	PROBESTICK_KC_M_BLOCK_LAT = 3,	/* key = dev_t, dir; ns issue -> complete */
