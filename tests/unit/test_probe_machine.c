@@ -1,29 +1,9 @@
 /* test_probe_machine.c - ps_probe_machine and ps_probe_memory on recorded trees. */
 #include "check.h"
+#include "json_get.h"
 #include "probes.h"
 
 #include <errno.h>
-
-static json_object *get(json_object *o, const char *key)
-{
-	json_object *v = NULL;
-
-	return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
-}
-
-static const char *s(json_object *o, const char *key)
-{
-	json_object *v = get(o, key);
-
-	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
-}
-
-static long long n(json_object *o, const char *key)
-{
-	json_object *v = get(o, key);
-
-	return v && json_object_is_type(v, json_type_int) ? json_object_get_int64(v) : -1;
-}
 
 static void test_machine(void)
 {

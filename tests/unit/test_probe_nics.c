@@ -1,34 +1,7 @@
 /* test_probe_nics.c - ps_probe_nics on recorded sysfs trees and on this host. */
 #include "check.h"
+#include "json_get.h"
 #include "probes.h"
-
-static json_object *get(json_object *o, const char *key)
-{
-	json_object *v = NULL;
-
-	return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
-}
-
-static const char *s(json_object *o, const char *key)
-{
-	json_object *v = get(o, key);
-
-	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
-}
-
-static long long n(json_object *o, const char *key)
-{
-	json_object *v = get(o, key);
-
-	return v && json_object_is_type(v, json_type_int) ? json_object_get_int64(v) : -1;
-}
-
-static int b(json_object *o, const char *key)
-{
-	json_object *v = get(o, key);
-
-	return v && json_object_is_type(v, json_type_boolean) ? json_object_get_boolean(v) : -1;
-}
 
 static void test_workstation(void)
 {

@@ -1,23 +1,10 @@
 /* test_probe_pcie.c - ps_probe_pcie on recorded sysfs trees: exact fields per function. */
 #include "check.h"
+#include "json_get.h"
 #include "probes.h"
 
 #include <fcntl.h>
 #include <unistd.h>
-
-static json_object *get(json_object *o, const char *key)
-{
-	json_object *v = NULL;
-
-	return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
-}
-
-static const char *s(json_object *o, const char *key)
-{
-	json_object *v = get(o, key);
-
-	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
-}
 
 static json_object *fn(json_object *pcie, const char *address)
 {
@@ -28,20 +15,6 @@ static json_object *fn(json_object *pcie, const char *address)
 			return f;
 	}
 	return NULL;
-}
-
-static int b(json_object *o, const char *key)
-{
-	json_object *v = get(o, key);
-
-	return v && json_object_is_type(v, json_type_boolean) ? json_object_get_boolean(v) : -1;
-}
-
-static double d(json_object *o, const char *key)
-{
-	json_object *v = get(o, key);
-
-	return v ? json_object_get_double(v) : -1.0;
 }
 
 static void test_workstation(void)

@@ -1,23 +1,11 @@
 /* test_procinterrupts.c - /proc/interrupts parser against recorded and hand-made texts. */
 #include "check.h"
+#include "proc_fixture.h"
 #include "proc_decode.h"
 #include "util.h"
 
 #include <errno.h>
 #include <stdlib.h>
-
-static char *fixture(const char *rel, size_t *len)
-{
-	char path[512];
-	char *data = NULL;
-
-	snprintf(path, sizeof(path), "%s/proc/%s", FIXTURES, rel);
-	if (ps_read_all(path, &data, len) < 0) {
-		fprintf(stderr, "cannot read %s\n", path);
-		exit(2);
-	}
-	return data;
-}
 
 /* A span as a NUL-terminated string in a rotating static buffer, "(null)" when absent. */
 static const char *span(const char *s, unsigned int len)

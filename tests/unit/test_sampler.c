@@ -3,6 +3,7 @@
  * sample sequences, downsampling, missing files, the thread on live /proc.
  */
 #include "check.h"
+#include "proc_fixture.h"
 #include "sampler.h"
 #include "util.h"
 
@@ -11,19 +12,6 @@
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
-
-static char *fixture(const char *rel, size_t *len)
-{
-	char path[512];
-	char *data = NULL;
-
-	snprintf(path, sizeof(path), "%s/proc/%s", FIXTURES, rel);
-	if (ps_read_all(path, &data, len) < 0) {
-		fprintf(stderr, "cannot read %s\n", path);
-		exit(2);
-	}
-	return data;
-}
 
 /* Feeds scenario/N/proc/{stat,interrupts} for N = 0..n-1 at t = N * step. */
 static json_object *replay(const char *scenario, int n, double step)
