@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <stdbool.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -52,10 +53,10 @@ int ps_read_str(const char *path, char *buf, size_t len)
 	return (int)n;
 }
 
-int ps_read_u64(const char *path, uint64_t *val)
+/* One attribute as a number: signed (base 10, sysfs's -1 for "unknown") or unsigned (base 0). */
+static int read_num(const char *path, bool is_signed, long long *s, unsigned long long *u)
 {
 	char buf[64], *end;
-	unsigned long long v;
 	int n = ps_read_str(path, buf, sizeof(buf));
 
 	if (n < 0)
@@ -63,11 +64,33 @@ int ps_read_u64(const char *path, uint64_t *val)
 	if (n == 0)
 		return -ENODATA;
 	errno = 0;
-	v = strtoull(buf, &end, 0);
+	if (is_signed)
+		*s = strtoll(buf, &end, 10);
+	else
+		*u = strtoull(buf, &end, 0);
 	if (errno || *end != '\0')
 		return -EINVAL;
-	*val = v;
 	return 0;
+}
+
+int ps_read_u64(const char *path, uint64_t *val)
+{
+	unsigned long long v;
+	int ret = read_num(path, false, NULL, &v);
+
+	if (ret == 0)
+		*val = v;
+	return ret;
+}
+
+int ps_read_s64(const char *path, int64_t *val)
+{
+	long long v;
+	int ret = read_num(path, true, &v, NULL);
+
+	if (ret == 0)
+		*val = v;
+	return ret;
 }
 
 int ps_read_all(const char *path, char **data, size_t *len)

@@ -24,6 +24,9 @@ int ps_read_str(const char *path, char *buf, size_t len);
 /* Parse the file as an unsigned integer (base 0: "0x1f", "42"). 0 or -errno. */
 int ps_read_u64(const char *path, uint64_t *val);
 
+/* Parse the file as a signed decimal integer (sysfs's "-1" for unknown). 0 or -errno. */
+int ps_read_s64(const char *path, int64_t *val);
+
 /* Read a whole file (binary allowed) into a malloc'd buffer; -errno on error. */
 int ps_read_all(const char *path, char **data, size_t *len);
 

@@ -86,24 +86,6 @@ void ps_json_add_int(json_object *obj, const char *key, int64_t v)
 	json_object_object_add(obj, key, v >= 0 ? json_object_new_int64(v) : NULL);
 }
 
-int ps_read_s64(const char *path, int64_t *val)
-{
-	char buf[64], *end;
-	long long v;
-	int n = ps_read_str(path, buf, sizeof(buf));
-
-	if (n < 0)
-		return n;
-	if (n == 0)
-		return -ENODATA;
-	errno = 0;
-	v = strtoll(buf, &end, 10);
-	if (errno || *end != '\0')
-		return -EINVAL;
-	*val = v;
-	return 0;
-}
-
 int ps_dir_count(const char *dir, const char *prefix)
 {
 	DIR *d = opendir(dir);

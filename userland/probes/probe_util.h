@@ -21,8 +21,6 @@ void ps_json_add_str(json_object *obj, const char *key, const char *s);
 int ps_json_add_file(json_object *obj, const char *key, const char *path);
 /* Add key = v, or null when v < 0. */
 void ps_json_add_int(json_object *obj, const char *key, int64_t v);
-/* Parse a signed decimal file ("-1" allowed); 0 or -errno. */
-int ps_read_s64(const char *path, int64_t *val);
 /* Count dir's entries whose name starts with prefix ("" for all); -errno if dir is missing. */
 int ps_dir_count(const char *dir, const char *prefix);
 /* MemTotal of root's /proc/meminfo in bytes, or -errno. */
