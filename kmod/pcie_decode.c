@@ -5,7 +5,6 @@
  * unchanged, into the KUnit (UML) kernel.
  */
 #include <linux/bitfield.h>
-#include <linux/minmax.h>
 
 #include "pcie_decode.h"
 #include "wrapper/pci_regs.h"
@@ -133,7 +132,9 @@ void probestick_pcie_link_decode(struct probestick_pcie_link *link,
 				 u32 lnkcap2)
 {
 	link->flags &= ~(PROBESTICK_LINK_HAS_LINK | PROBESTICK_LINK_HAS_UP |
-			 PROBESTICK_LINK_TRAINING | PROBESTICK_LINK_DOWNGRADED);
+			 PROBESTICK_LINK_TRAINING | PROBESTICK_LINK_DOWNGRADED |
+			 PROBESTICK_LINK_PARTNER | PROBESTICK_LINK_PARTNER_BELOW |
+			 PROBESTICK_LINK_PRESENT_BELOW);
 	link->flags |= PROBESTICK_LINK_IS_PCIE;
 	link->port_type = probestick_pcie_port_type(exp_flags);
 	link->lnkcap = lnkcap;
@@ -146,6 +147,10 @@ void probestick_pcie_link_decode(struct probestick_pcie_link *link,
 	link->up_cap_speed = 0;
 	link->up_cap_width = 0;
 	link->cap2_speeds = 0;
+	link->partner_cap_speed = 0;
+	link->partner_cap_width = 0;
+	link->verdict = PS_PCIE_VERDICT_NONE;
+	link->lost_kbps = 0;
 
 	if (!probestick_pcie_type_has_link(link->port_type))
 		return;
@@ -161,6 +166,26 @@ void probestick_pcie_link_decode(struct probestick_pcie_link *link,
 }
 
 /*
+ * Judge the link from what @link holds: its own registers and, with
+ * PROBESTICK_LINK_PARTNER, the other end's capability. The verdict and the
+ * bandwidth lost are the module's, for the same rule the userland applies
+ * to sysfs (pcie_verdict.h).
+ */
+void probestick_pcie_link_judge(struct probestick_pcie_link *link)
+{
+	struct ps_pcie_link_ends e;
+
+	probestick_pcie_link_ends(link, &e);
+	link->verdict = ps_pcie_link_verdict(&e);
+	link->lost_kbps = link->verdict == PS_PCIE_VERDICT_DEGRADED ?
+				  ps_pcie_lost_kbps(&e) : 0;
+	if (link->verdict == PS_PCIE_VERDICT_DEGRADED)
+		link->flags |= PROBESTICK_LINK_DOWNGRADED;
+	else
+		link->flags &= ~PROBESTICK_LINK_DOWNGRADED;
+}
+
+/*
  * Record the link partner's capability and judge the trained link against
  * it. Call after probestick_pcie_link_decode(), only when
  * probestick_pcie_is_link_partner() said the upstream port is the partner.
@@ -173,33 +198,74 @@ void probestick_pcie_link_set_upstream(struct probestick_pcie_link *link,
 
 	link->up_cap_speed = probestick_pcie_lnkcap_speed(up_lnkcap);
 	link->up_cap_width = probestick_pcie_lnkcap_width(up_lnkcap);
-	link->flags |= PROBESTICK_LINK_HAS_UP;
-	if (probestick_pcie_link_downgraded(link))
-		link->flags |= PROBESTICK_LINK_DOWNGRADED;
-	else
-		link->flags &= ~PROBESTICK_LINK_DOWNGRADED;
+	link->flags |= PROBESTICK_LINK_HAS_UP | PROBESTICK_LINK_PARTNER;
+	link->flags &= ~PROBESTICK_LINK_PARTNER_BELOW;
+	link->partner_cap_speed = link->up_cap_speed;
+	link->partner_cap_width = link->up_cap_width;
+	probestick_pcie_link_judge(link);
 }
 
 /*
- * A link trains to the best speed and width both ends support; less than
- * that means a bad slot, riser, cable or contact (or a BIOS limit). Without
- * both capabilities and a settled status there is no honest answer, so the
- * verdict is "not downgraded" and the report shows the unknowns instead.
+ * A port facing down (root, switch downstream, PCI-to-PCIe bridge): the
+ * other end of its link is the function below it. @has_link false: a
+ * function is there but has no link registers of its own (conventional
+ * PCI below a bridge), so the port's link cannot be judged against it.
  */
+void probestick_pcie_link_set_below(struct probestick_pcie_link *link,
+				    bool has_link, u32 below_lnkcap)
+{
+	if (!(link->flags & PROBESTICK_LINK_HAS_LINK))
+		return;
+
+	link->flags |= PROBESTICK_LINK_PRESENT_BELOW;
+	link->flags &= ~(PROBESTICK_LINK_PARTNER | PROBESTICK_LINK_PARTNER_BELOW);
+	link->partner_cap_speed = 0;
+	link->partner_cap_width = 0;
+	if (has_link) {
+		link->flags |= PROBESTICK_LINK_PARTNER | PROBESTICK_LINK_PARTNER_BELOW;
+		link->partner_cap_speed = probestick_pcie_lnkcap_speed(below_lnkcap);
+		link->partner_cap_width = probestick_pcie_lnkcap_width(below_lnkcap);
+	}
+	probestick_pcie_link_judge(link);
+}
+
+/*
+ * The other end of the link: the upstream port (HAS_UP) of an upstream-
+ * facing function, or the function below a port (PRESENT_BELOW, PARTNER
+ * when it has a link). A port with nothing below faces an empty slot.
+ */
+void probestick_pcie_link_ends(const struct probestick_pcie_link *link,
+			       struct ps_pcie_link_ends *e)
+{
+	bool up = link->flags & PROBESTICK_LINK_HAS_UP;
+	bool partner = up || (link->flags & PROBESTICK_LINK_PARTNER);
+
+	e->has_link = link->flags & PROBESTICK_LINK_HAS_LINK;
+	e->training = link->flags & PROBESTICK_LINK_TRAINING;
+	e->link_inactive = (link->lnkcap & PCI_EXP_LNKCAP_DLLLARC) &&
+			   !(link->lnksta & PCI_EXP_LNKSTA_DLLLA);
+	e->partner_present = link->flags & (PROBESTICK_LINK_HAS_UP |
+					    PROBESTICK_LINK_PRESENT_BELOW);
+	e->cap_speed = link->cap_speed;
+	e->cap_width = link->cap_width;
+	e->partner_speed = !partner ? 0 : up ? link->up_cap_speed : link->partner_cap_speed;
+	e->partner_width = !partner ? 0 : up ? link->up_cap_width : link->partner_cap_width;
+	e->sta_speed = link->sta_speed;
+	e->sta_width = link->sta_width;
+}
+
+/* The verdict of the whole link (pcie_verdict.h), from this end's entry. */
+enum ps_pcie_verdict
+probestick_pcie_link_verdict(const struct probestick_pcie_link *link)
+{
+	struct ps_pcie_link_ends e;
+
+	probestick_pcie_link_ends(link, &e);
+	return ps_pcie_link_verdict(&e);
+}
+
+/* Degraded in the sense of pcie_verdict.h: below what both ends support. */
 bool probestick_pcie_link_downgraded(const struct probestick_pcie_link *link)
 {
-	u8 want_speed, want_width;
-
-	if (!(link->flags & PROBESTICK_LINK_HAS_LINK) ||
-	    !(link->flags & PROBESTICK_LINK_HAS_UP) ||
-	    (link->flags & PROBESTICK_LINK_TRAINING))
-		return false;
-	if (!link->cap_speed || !link->cap_width ||
-	    !link->up_cap_speed || !link->up_cap_width ||
-	    !link->sta_speed || !link->sta_width)
-		return false;
-
-	want_speed = min(link->cap_speed, link->up_cap_speed);
-	want_width = min(link->cap_width, link->up_cap_width);
-	return link->sta_speed < want_speed || link->sta_width < want_width;
+	return probestick_pcie_link_verdict(link) == PS_PCIE_VERDICT_DEGRADED;
 }

@@ -8,6 +8,7 @@
 
 #include <linux/types.h>
 
+#include "pcie_verdict.h"
 #include "uapi/probestick.h"
 
 enum probestick_pcie_speed probestick_pcie_speed_decode(u32 code);
@@ -28,6 +29,13 @@ void probestick_pcie_link_decode(struct probestick_pcie_link *link,
 				 u32 lnkcap2);
 void probestick_pcie_link_set_upstream(struct probestick_pcie_link *link,
 				       u32 up_lnkcap);
+void probestick_pcie_link_set_below(struct probestick_pcie_link *link,
+				    bool has_link, u32 below_lnkcap);
+void probestick_pcie_link_judge(struct probestick_pcie_link *link);
+void probestick_pcie_link_ends(const struct probestick_pcie_link *link,
+			       struct ps_pcie_link_ends *e);
+enum ps_pcie_verdict
+probestick_pcie_link_verdict(const struct probestick_pcie_link *link);
 bool probestick_pcie_link_downgraded(const struct probestick_pcie_link *link);
 
 #endif /* PROBESTICK_PCIE_DECODE_H */

@@ -8,6 +8,7 @@
 #include <linux/string.h>
 
 #include "pcie_decode.h"
+#include "pcie_fields.h"
 
 /*
  * Real LnkCap values, decomposed per PCIe r6.0 7.5.3.6: Port Number 31:24,
@@ -315,6 +316,7 @@ static struct kunit_suite probestick_pcie_decode_suite = {
 #define F_UP		PROBESTICK_LINK_HAS_UP
 #define F_TRAIN		PROBESTICK_LINK_TRAINING
 #define F_DOWN		PROBESTICK_LINK_DOWNGRADED
+#define F_PART		PROBESTICK_LINK_PARTNER	/* set with the upstream port's LnkCap */
 
 struct link_case {
 	const char *name;
@@ -430,7 +432,7 @@ static void link_decode_real_links(struct kunit *test)
 	if (c->has_up)
 		probestick_pcie_link_set_upstream(&link, c->up_lnkcap);
 
-	KUNIT_EXPECT_EQ(test, link.flags, c->flags);
+	KUNIT_EXPECT_EQ(test, link.flags, c->flags | (c->flags & F_UP ? F_PART : 0));
 	KUNIT_EXPECT_EQ(test, link.port_type, probestick_pcie_port_type(c->exp_flags));
 	KUNIT_EXPECT_EQ(test, link.cap_speed, c->cap_speed);
 	KUNIT_EXPECT_EQ(test, link.cap_width, c->cap_width);
@@ -503,6 +505,497 @@ static struct kunit_suite probestick_pcie_link_suite = {
 	.test_cases = probestick_pcie_link_cases,
 };
 
-kunit_test_suites(&probestick_pcie_decode_suite, &probestick_pcie_link_suite);
+/* ------------------------------------------------ verdict and bandwidth -- */
+
+/*
+ * Usable bandwidth per lane and direction in kB/s, worked out by hand from
+ * each generation's line code: 2.5 GT/s * 8/10 / 8 bits = 250 MB/s;
+ * 8 GT/s * 128/130 / 8 = 984.615 MB/s; 64 GT/s * 242/256 / 8 = 7562.5 MB/s.
+ */
+#define L1	250000U
+#define L2	500000U
+#define L3	984615U
+#define L4	1969230U
+#define L5	3938461U
+#define L6	7562500U
+
+static const u32 lane_kbps_want[PS_PCIE_GEN_MAX + 1] = { 0, L1, L2, L3, L4, L5, L6 };
+
+static void lane_kbps_each_generation(struct kunit *test)
+{
+	int g;
+
+	for (g = 0; g <= PS_PCIE_GEN_MAX; g++)
+		KUNIT_EXPECT_EQ_MSG(test, ps_pcie_lane_kbps(g), lane_kbps_want[g],
+				    "speed code %d", g);
+	KUNIT_EXPECT_EQ(test, ps_pcie_lane_kbps(7), 0U);
+	KUNIT_EXPECT_EQ(test, ps_pcie_lane_kbps(-1), 0U);
+	/* x32 at 64 GT/s: 242 GB/s, still within 32 bits */
+	KUNIT_EXPECT_EQ(test, ps_pcie_link_kbps(6, 32), 242000000U);
+	KUNIT_EXPECT_EQ(test, ps_pcie_link_kbps(3, 16), 15753840U);
+	KUNIT_EXPECT_EQ(test, ps_pcie_link_kbps(3, 0), 0U);
+	KUNIT_EXPECT_EQ(test, ps_pcie_link_kbps(3, 33), 0U);
+}
+
+enum { V_NONE, V_OK, V_LIMITED, V_DEGRADED, V_DOWN };
+
+struct verdict_case {
+	bool has_link, training, partner_present;
+	int cap_speed, cap_width, partner_speed, partner_width;
+	int sta_speed, sta_width;
+	int verdict;
+	u32 lost_kbps;
+	bool link_inactive;	/* DLActive reported and clear */
+};
+
+static void verdict_case_desc(const struct verdict_case *c, char *desc)
+{
+	static const char *const names[] = { "none", "ok", "limited", "degraded", "down" };
+
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE,
+		 "own %d/x%d partner %d/x%d trained %d/x%d%s%s%s%s: %s, lost %u",
+		 c->cap_speed, c->cap_width, c->partner_speed, c->partner_width,
+		 c->sta_speed, c->sta_width, c->has_link ? "" : " no-link",
+		 c->training ? " training" : "",
+		 c->partner_present ? "" : " no-partner", c->link_inactive ? " dl-inactive" : "",
+		 names[c->verdict],
+		 c->lost_kbps);
+}
+
+/*
+ * Own capability (g, w), the partner's (pg, pw), trained at (tg, tw). The
+ * expected kB/s lost were computed apart from the code under test, from the
+ * per-lane figures above (floor(rate * 1000 / 8 * code rate) times lanes).
+ */
+#define ENDS(g, w, pg, pw, tg, tw, v, lost) \
+	{ true, false, true, g, w, pg, pw, tg, tw, v, lost }
+
+static const struct verdict_case verdict_cases[] = {
+	/* both ends alike, trained at their best: ok, at every generation and width */
+	ENDS(1, 1, 1, 1, 1, 1, V_OK, 0), ENDS(1, 2, 1, 2, 1, 2, V_OK, 0),
+	ENDS(1, 4, 1, 4, 1, 4, V_OK, 0), ENDS(1, 8, 1, 8, 1, 8, V_OK, 0),
+	ENDS(1, 12, 1, 12, 1, 12, V_OK, 0), ENDS(1, 16, 1, 16, 1, 16, V_OK, 0),
+	ENDS(1, 32, 1, 32, 1, 32, V_OK, 0),
+	ENDS(2, 1, 2, 1, 2, 1, V_OK, 0), ENDS(2, 2, 2, 2, 2, 2, V_OK, 0),
+	ENDS(2, 4, 2, 4, 2, 4, V_OK, 0), ENDS(2, 8, 2, 8, 2, 8, V_OK, 0),
+	ENDS(2, 12, 2, 12, 2, 12, V_OK, 0), ENDS(2, 16, 2, 16, 2, 16, V_OK, 0),
+	ENDS(2, 32, 2, 32, 2, 32, V_OK, 0),
+	ENDS(3, 1, 3, 1, 3, 1, V_OK, 0), ENDS(3, 2, 3, 2, 3, 2, V_OK, 0),
+	ENDS(3, 4, 3, 4, 3, 4, V_OK, 0), ENDS(3, 8, 3, 8, 3, 8, V_OK, 0),
+	ENDS(3, 12, 3, 12, 3, 12, V_OK, 0), ENDS(3, 16, 3, 16, 3, 16, V_OK, 0),
+	ENDS(3, 32, 3, 32, 3, 32, V_OK, 0),
+	ENDS(4, 1, 4, 1, 4, 1, V_OK, 0), ENDS(4, 2, 4, 2, 4, 2, V_OK, 0),
+	ENDS(4, 4, 4, 4, 4, 4, V_OK, 0), ENDS(4, 8, 4, 8, 4, 8, V_OK, 0),
+	ENDS(4, 12, 4, 12, 4, 12, V_OK, 0), ENDS(4, 16, 4, 16, 4, 16, V_OK, 0),
+	ENDS(4, 32, 4, 32, 4, 32, V_OK, 0),
+	ENDS(5, 1, 5, 1, 5, 1, V_OK, 0), ENDS(5, 2, 5, 2, 5, 2, V_OK, 0),
+	ENDS(5, 4, 5, 4, 5, 4, V_OK, 0), ENDS(5, 8, 5, 8, 5, 8, V_OK, 0),
+	ENDS(5, 12, 5, 12, 5, 12, V_OK, 0), ENDS(5, 16, 5, 16, 5, 16, V_OK, 0),
+	ENDS(5, 32, 5, 32, 5, 32, V_OK, 0),
+	ENDS(6, 1, 6, 1, 6, 1, V_OK, 0), ENDS(6, 2, 6, 2, 6, 2, V_OK, 0),
+	ENDS(6, 4, 6, 4, 6, 4, V_OK, 0), ENDS(6, 8, 6, 8, 6, 8, V_OK, 0),
+	ENDS(6, 12, 6, 12, 6, 12, V_OK, 0), ENDS(6, 16, 6, 16, 6, 16, V_OK, 0),
+	ENDS(6, 32, 6, 32, 6, 32, V_OK, 0),
+	/* lanes lost (a contact, a riser, a card not fully seated): degraded */
+	ENDS(1, 2, 1, 2, 1, 1, V_DEGRADED, 250000),
+	ENDS(1, 4, 1, 4, 1, 2, V_DEGRADED, 500000),
+	ENDS(1, 8, 1, 8, 1, 4, V_DEGRADED, 1000000),
+	ENDS(1, 12, 1, 12, 1, 8, V_DEGRADED, 1000000),
+	ENDS(1, 16, 1, 16, 1, 4, V_DEGRADED, 3000000),
+	ENDS(1, 32, 1, 32, 1, 16, V_DEGRADED, 4000000),
+	ENDS(2, 2, 2, 2, 2, 1, V_DEGRADED, 500000),
+	ENDS(2, 4, 2, 4, 2, 2, V_DEGRADED, 1000000),
+	ENDS(2, 8, 2, 8, 2, 4, V_DEGRADED, 2000000),
+	ENDS(2, 12, 2, 12, 2, 8, V_DEGRADED, 2000000),
+	ENDS(2, 16, 2, 16, 2, 4, V_DEGRADED, 6000000),
+	ENDS(2, 32, 2, 32, 2, 16, V_DEGRADED, 8000000),
+	ENDS(3, 2, 3, 2, 3, 1, V_DEGRADED, 984615),
+	ENDS(3, 4, 3, 4, 3, 2, V_DEGRADED, 1969230),
+	ENDS(3, 8, 3, 8, 3, 4, V_DEGRADED, 3938460),
+	ENDS(3, 12, 3, 12, 3, 8, V_DEGRADED, 3938460),
+	ENDS(3, 16, 3, 16, 3, 4, V_DEGRADED, 11815380),
+	ENDS(3, 32, 3, 32, 3, 16, V_DEGRADED, 15753840),
+	ENDS(4, 2, 4, 2, 4, 1, V_DEGRADED, 1969230),
+	ENDS(4, 4, 4, 4, 4, 2, V_DEGRADED, 3938460),
+	ENDS(4, 8, 4, 8, 4, 4, V_DEGRADED, 7876920),
+	ENDS(4, 12, 4, 12, 4, 8, V_DEGRADED, 7876920),
+	ENDS(4, 16, 4, 16, 4, 4, V_DEGRADED, 23630760),
+	ENDS(4, 32, 4, 32, 4, 16, V_DEGRADED, 31507680),
+	ENDS(5, 2, 5, 2, 5, 1, V_DEGRADED, 3938461),
+	ENDS(5, 4, 5, 4, 5, 2, V_DEGRADED, 7876922),
+	ENDS(5, 8, 5, 8, 5, 4, V_DEGRADED, 15753844),
+	ENDS(5, 12, 5, 12, 5, 8, V_DEGRADED, 15753844),
+	ENDS(5, 16, 5, 16, 5, 4, V_DEGRADED, 47261532),
+	ENDS(5, 32, 5, 32, 5, 16, V_DEGRADED, 63015376),
+	ENDS(6, 2, 6, 2, 6, 1, V_DEGRADED, 7562500),
+	ENDS(6, 4, 6, 4, 6, 2, V_DEGRADED, 15125000),
+	ENDS(6, 8, 6, 8, 6, 4, V_DEGRADED, 30250000),
+	ENDS(6, 12, 6, 12, 6, 8, V_DEGRADED, 30250000),
+	ENDS(6, 16, 6, 16, 6, 4, V_DEGRADED, 90750000),
+	ENDS(6, 32, 6, 32, 6, 16, V_DEGRADED, 121000000),
+	/* one generation down (the taped GPU of seed 000, a BIOS speed limit): degraded */
+	ENDS(2, 1, 2, 1, 1, 1, V_DEGRADED, 250000),
+	ENDS(2, 2, 2, 2, 1, 2, V_DEGRADED, 500000),
+	ENDS(2, 4, 2, 4, 1, 4, V_DEGRADED, 1000000),
+	ENDS(2, 8, 2, 8, 1, 8, V_DEGRADED, 2000000),
+	ENDS(2, 12, 2, 12, 1, 12, V_DEGRADED, 3000000),
+	ENDS(2, 16, 2, 16, 1, 16, V_DEGRADED, 4000000),
+	ENDS(2, 32, 2, 32, 1, 32, V_DEGRADED, 8000000),
+	ENDS(3, 1, 3, 1, 2, 1, V_DEGRADED, 484615),
+	ENDS(3, 2, 3, 2, 2, 2, V_DEGRADED, 969230),
+	ENDS(3, 4, 3, 4, 2, 4, V_DEGRADED, 1938460),
+	ENDS(3, 8, 3, 8, 2, 8, V_DEGRADED, 3876920),
+	ENDS(3, 12, 3, 12, 2, 12, V_DEGRADED, 5815380),
+	ENDS(3, 16, 3, 16, 2, 16, V_DEGRADED, 7753840),
+	ENDS(3, 32, 3, 32, 2, 32, V_DEGRADED, 15507680),
+	ENDS(4, 1, 4, 1, 3, 1, V_DEGRADED, 984615),
+	ENDS(4, 2, 4, 2, 3, 2, V_DEGRADED, 1969230),
+	ENDS(4, 4, 4, 4, 3, 4, V_DEGRADED, 3938460),
+	ENDS(4, 8, 4, 8, 3, 8, V_DEGRADED, 7876920),
+	ENDS(4, 12, 4, 12, 3, 12, V_DEGRADED, 11815380),
+	ENDS(4, 16, 4, 16, 3, 16, V_DEGRADED, 15753840),
+	ENDS(4, 32, 4, 32, 3, 32, V_DEGRADED, 31507680),
+	ENDS(5, 1, 5, 1, 4, 1, V_DEGRADED, 1969231),
+	ENDS(5, 2, 5, 2, 4, 2, V_DEGRADED, 3938462),
+	ENDS(5, 4, 5, 4, 4, 4, V_DEGRADED, 7876924),
+	ENDS(5, 8, 5, 8, 4, 8, V_DEGRADED, 15753848),
+	ENDS(5, 12, 5, 12, 4, 12, V_DEGRADED, 23630772),
+	ENDS(5, 16, 5, 16, 4, 16, V_DEGRADED, 31507696),
+	ENDS(5, 32, 5, 32, 4, 32, V_DEGRADED, 63015392),
+	ENDS(6, 1, 6, 1, 5, 1, V_DEGRADED, 3624039),
+	ENDS(6, 2, 6, 2, 5, 2, V_DEGRADED, 7248078),
+	ENDS(6, 4, 6, 4, 5, 4, V_DEGRADED, 14496156),
+	ENDS(6, 8, 6, 8, 5, 8, V_DEGRADED, 28992312),
+	ENDS(6, 12, 6, 12, 5, 12, V_DEGRADED, 43488468),
+	ENDS(6, 16, 6, 16, 5, 16, V_DEGRADED, 57984624),
+	ENDS(6, 32, 6, 32, 5, 32, V_DEGRADED, 115969248),
+	/* a Gen6 x32 port, a weaker device at its best: the port is limited, no fault */
+	ENDS(6, 32, 1, 1, 1, 1, V_LIMITED, 0), ENDS(6, 32, 1, 2, 1, 2, V_LIMITED, 0),
+	ENDS(6, 32, 1, 4, 1, 4, V_LIMITED, 0), ENDS(6, 32, 1, 8, 1, 8, V_LIMITED, 0),
+	ENDS(6, 32, 1, 12, 1, 12, V_LIMITED, 0), ENDS(6, 32, 1, 16, 1, 16, V_LIMITED, 0),
+	ENDS(6, 32, 2, 1, 2, 1, V_LIMITED, 0), ENDS(6, 32, 2, 2, 2, 2, V_LIMITED, 0),
+	ENDS(6, 32, 2, 4, 2, 4, V_LIMITED, 0), ENDS(6, 32, 2, 8, 2, 8, V_LIMITED, 0),
+	ENDS(6, 32, 2, 12, 2, 12, V_LIMITED, 0), ENDS(6, 32, 2, 16, 2, 16, V_LIMITED, 0),
+	ENDS(6, 32, 3, 1, 3, 1, V_LIMITED, 0), ENDS(6, 32, 3, 2, 3, 2, V_LIMITED, 0),
+	ENDS(6, 32, 3, 4, 3, 4, V_LIMITED, 0), ENDS(6, 32, 3, 8, 3, 8, V_LIMITED, 0),
+	ENDS(6, 32, 3, 12, 3, 12, V_LIMITED, 0), ENDS(6, 32, 3, 16, 3, 16, V_LIMITED, 0),
+	ENDS(6, 32, 4, 1, 4, 1, V_LIMITED, 0), ENDS(6, 32, 4, 2, 4, 2, V_LIMITED, 0),
+	ENDS(6, 32, 4, 4, 4, 4, V_LIMITED, 0), ENDS(6, 32, 4, 8, 4, 8, V_LIMITED, 0),
+	ENDS(6, 32, 4, 12, 4, 12, V_LIMITED, 0), ENDS(6, 32, 4, 16, 4, 16, V_LIMITED, 0),
+	ENDS(6, 32, 5, 1, 5, 1, V_LIMITED, 0), ENDS(6, 32, 5, 2, 5, 2, V_LIMITED, 0),
+	ENDS(6, 32, 5, 4, 5, 4, V_LIMITED, 0), ENDS(6, 32, 5, 8, 5, 8, V_LIMITED, 0),
+	ENDS(6, 32, 5, 12, 5, 12, V_LIMITED, 0), ENDS(6, 32, 5, 16, 5, 16, V_LIMITED, 0),
+	ENDS(6, 32, 6, 1, 6, 1, V_LIMITED, 0), ENDS(6, 32, 6, 2, 6, 2, V_LIMITED, 0),
+	ENDS(6, 32, 6, 4, 6, 4, V_LIMITED, 0), ENDS(6, 32, 6, 8, 6, 8, V_LIMITED, 0),
+	ENDS(6, 32, 6, 12, 6, 12, V_LIMITED, 0), ENDS(6, 32, 6, 16, 6, 16, V_LIMITED, 0),
+	ENDS(6, 32, 5, 32, 5, 32, V_LIMITED, 0),
+	/* the weaker device's own view of such links: at its best, ok */
+	ENDS(1, 1, 6, 32, 1, 1, V_OK, 0), ENDS(1, 4, 6, 32, 1, 4, V_OK, 0),
+	ENDS(1, 16, 6, 32, 1, 16, V_OK, 0),
+	ENDS(3, 1, 6, 32, 3, 1, V_OK, 0), ENDS(3, 4, 6, 32, 3, 4, V_OK, 0),
+	ENDS(3, 16, 6, 32, 3, 16, V_OK, 0),
+	ENDS(5, 1, 6, 32, 5, 1, V_OK, 0), ENDS(5, 4, 6, 32, 5, 4, V_OK, 0),
+	ENDS(5, 16, 6, 32, 5, 16, V_OK, 0),
+	/* Gen3 x16 GPU at Gen1 x16 in a Gen3 x16 slot (seed 000): 12.1 GB/s lost */
+	ENDS(3, 16, 3, 16, 1, 16, V_DEGRADED, (L3 - L1) * 16),
+	/* Gen4 x4 NVMe at Gen3 x4 behind a Gen4 x4 root port */
+	ENDS(4, 4, 4, 4, 3, 4, V_DEGRADED, (L4 - L3) * 4),
+	/* Both short of the common best (Gen4 x8): speed and lanes lost */
+	ENDS(5, 16, 4, 8, 3, 4, V_DEGRADED, L4 * 8 - L3 * 4),
+	/* Limited in width by the slot, degraded in speed: degraded */
+	ENDS(3, 16, 3, 4, 2, 4, V_DEGRADED, (L3 - L2) * 4),
+	/* Trained above capability (odd registers): still its best */
+	ENDS(2, 4, 2, 4, 3, 4, V_OK, 0),
+	/* No partner known: at its own best it is ok, below it cannot be judged */
+	{ true, false, false, 3, 4, 0, 0, 3, 4, V_OK, 0 },
+	{ true, false, false, 3, 4, 0, 0, 1, 4, V_NONE, 0 },
+	{ true, false, true, 3, 4, 0, 4, 3, 1, V_NONE, 0 },
+	/* Link down: a fault with a device at the other end, an empty slot without */
+	{ true, false, false, 3, 4, 0, 0, 3, 4, V_NONE, 0, true },
+	/* DLActive clear, yet a function answers below: the speeds decide */
+	{ true, false, true, 3, 4, 3, 4, 3, 4, V_OK, 0, true },
+	{ true, false, true, 3, 4, 1, 1, 1, 1, V_LIMITED, 0, true },
+	{ true, false, true, 3, 4, 3, 4, 0, 0, V_DOWN, 0 },
+	{ true, false, false, 3, 16, 0, 0, 0, 0, V_NONE, 0 },
+	/* Still training, status unreadable, capability unknown */
+	{ true, true, true, 3, 4, 3, 4, 1, 1, V_NONE, 0 },
+	{ true, false, true, 3, 4, 3, 4, 0, -1, V_NONE, 0 },
+	{ true, false, true, 0, 4, 3, 4, 1, 4, V_NONE, 0 },
+	{ true, false, true, 3, 0, 3, 4, 3, 1, V_NONE, 0 },
+	/* Conventional PCI or an RC integrated endpoint: no link, no verdict */
+	{ false, false, true, 3, 16, 3, 16, 1, 1, V_NONE, 0 },
+	{ false, false, false, 0, 0, 0, 0, 0, 0, V_NONE, 0 },
+};
+
+KUNIT_ARRAY_PARAM(verdict, verdict_cases, verdict_case_desc);
+
+static void verdict_every_generation_and_width(struct kunit *test)
+{
+	const struct verdict_case *c = test->param_value;
+	struct ps_pcie_link_ends e = {
+		.has_link = c->has_link,
+		.training = c->training,
+		.partner_present = c->partner_present,
+		.cap_speed = c->cap_speed,
+		.cap_width = c->cap_width,
+		.partner_speed = c->partner_speed,
+		.partner_width = c->partner_width,
+		.sta_speed = c->sta_speed,
+		.sta_width = c->sta_width,
+		.link_inactive = c->link_inactive,
+	};
+
+	KUNIT_EXPECT_EQ(test, (int)ps_pcie_verdict(&e), c->verdict);
+	KUNIT_EXPECT_EQ(test, ps_pcie_lost_kbps(&e), c->lost_kbps);
+}
+
+/* The module's table entry goes through the same rule. */
+static void link_verdict_from_module_entry(struct kunit *test)
+{
+	struct probestick_pcie_link link = {};
+
+	probestick_pcie_link_decode(&link, EXP_FLAGS(PCI_EXP_TYPE_ENDPOINT),
+				    LNKCAP_NVME_GEN4_X4, LNKSTA_GEN3_X4_SLOTCLK,
+				    LNKCAP2_UP_TO_16GT);
+	/* no upstream read yet: below its own capability, nothing known above */
+	KUNIT_EXPECT_EQ(test, (int)probestick_pcie_link_verdict(&link), V_NONE);
+	probestick_pcie_link_set_upstream(&link, LNKCAP_GEN4_X4_ROOT_PORT);
+	KUNIT_EXPECT_EQ(test, (int)probestick_pcie_link_verdict(&link), V_DEGRADED);
+	probestick_pcie_link_set_upstream(&link, LNKCAP_GEN3_X4_ROOT_PORT);
+	KUNIT_EXPECT_EQ(test, (int)probestick_pcie_link_verdict(&link), V_LIMITED);
+
+	probestick_pcie_link_decode(&link, EXP_FLAGS(PCI_EXP_TYPE_ENDPOINT),
+				    LNKCAP_QEMU_GEN1_X1, LNKSTA_GEN1_X1, 0);
+	KUNIT_EXPECT_EQ(test, (int)probestick_pcie_link_verdict(&link), V_OK);
+	probestick_pcie_link_decode(&link, EXP_FLAGS(PCI_EXP_TYPE_RC_END), 0, 0, 0);
+	KUNIT_EXPECT_EQ(test, (int)probestick_pcie_link_verdict(&link), V_NONE);
+}
+
+static struct kunit_case probestick_pcie_verdict_cases[] = {
+	KUNIT_CASE(lane_kbps_each_generation),
+	KUNIT_CASE_PARAM(verdict_every_generation_and_width, verdict_gen_params),
+	KUNIT_CASE(link_verdict_from_module_entry),
+	{}
+};
+
+static struct kunit_suite probestick_pcie_verdict_suite = {
+	.name = "probestick_pcie_verdict",
+	.test_cases = probestick_pcie_verdict_cases,
+};
+
+
+/* ----------------------------------------- the link from both its ends -- */
+
+/*
+ * The link verdict is the same whichever end's registers are read: a port
+ * and the function below see one link. Own capability (g, w), the other
+ * end's (pg, pw), trained at (tg, tw); then the same from the other end.
+ */
+struct link_verdict_case {
+	const char *name;
+	int g, w, pg, pw, tg, tw;
+	int verdict;
+};
+
+static void link_verdict_case_desc(const struct link_verdict_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+static const struct link_verdict_case link_verdict_cases[] = {
+	/* seed 000's setup: a Gen1 x1 device behind a Gen3 x4 port, not a fault */
+	{ "Gen1 x1 device behind Gen3 x4 port", 1, 1, 3, 4, 1, 1, V_LIMITED },
+	{ "QEMU e1000e behind pcie-root-port x-speed=8,x-width=4", 1, 1, 3, 4, 1, 1, V_LIMITED },
+	{ "QEMU e1000e behind pcie-root-port 16 GT/s x32", 1, 1, 4, 32, 1, 1, V_LIMITED },
+	{ "QEMU e1000e behind pcie-root-port 2.5 GT/s x1", 1, 1, 1, 1, 1, 1, V_OK },
+	{ "Gen4 x4 NVMe in a Gen3 x4 slot at Gen3 x4", 4, 4, 3, 4, 3, 4, V_LIMITED },
+	{ "x16 GPU in an x4-wired slot at x4", 3, 16, 3, 4, 3, 4, V_LIMITED },
+	{ "alike ends at their best", 3, 16, 3, 16, 3, 16, V_OK },
+	{ "Gen5 both ends at Gen5 x16", 5, 16, 5, 16, 5, 16, V_OK },
+	{ "Gen6 x32 both ends at Gen6 x32", 6, 32, 6, 32, 6, 32, V_OK },
+	{ "taped GPU: Gen3 x16 both ends, trained Gen1 x16", 3, 16, 3, 16, 1, 16, V_DEGRADED },
+	{ "taped GPU: Gen2 x16 both ends, trained Gen2 x1", 2, 16, 2, 16, 2, 1, V_DEGRADED },
+	{ "Gen4 x4 NVMe on a Gen4 port at Gen3 x4", 4, 4, 4, 4, 3, 4, V_DEGRADED },
+	{ "Gen5 x16 device in Gen4 x8 slot at Gen3 x8", 5, 16, 4, 8, 3, 8, V_DEGRADED },
+	{ "Gen6 x8 both, at Gen6 x4", 6, 8, 6, 8, 6, 4, V_DEGRADED },
+	{ "x12 both, trained x8", 2, 12, 2, 12, 2, 8, V_DEGRADED },
+};
+
+KUNIT_ARRAY_PARAM(link_verdict, link_verdict_cases, link_verdict_case_desc);
+
+static void link_verdict_same_from_both_ends(struct kunit *test)
+{
+	const struct link_verdict_case *c = test->param_value;
+	struct ps_pcie_link_ends a = {
+		.has_link = true, .partner_present = true,
+		.cap_speed = c->g, .cap_width = c->w,
+		.partner_speed = c->pg, .partner_width = c->pw,
+		.sta_speed = c->tg, .sta_width = c->tw,
+	};
+	struct ps_pcie_link_ends b = a;
+
+	b.cap_speed = c->pg;
+	b.cap_width = c->pw;
+	b.partner_speed = c->g;
+	b.partner_width = c->w;
+	KUNIT_EXPECT_EQ(test, (int)ps_pcie_link_verdict(&a), c->verdict);
+	KUNIT_EXPECT_EQ(test, (int)ps_pcie_link_verdict(&b), c->verdict);
+	KUNIT_EXPECT_EQ(test, ps_pcie_lost_kbps(&a), ps_pcie_lost_kbps(&b));
+}
+
+/* Without the other end the link verdict is the one end's own. */
+static void link_verdict_no_partner_own_view(struct kunit *test)
+{
+	struct ps_pcie_link_ends e = {
+		.has_link = true, .cap_speed = 1, .cap_width = 1,
+		.sta_speed = 1, .sta_width = 1,
+	};
+
+	KUNIT_EXPECT_EQ(test, (int)ps_pcie_link_verdict(&e), V_OK);
+	e.sta_width = 0;
+	KUNIT_EXPECT_EQ(test, (int)ps_pcie_link_verdict(&e), V_NONE);
+	e.partner_present = true;	/* a device below, link down */
+	KUNIT_EXPECT_EQ(test, (int)ps_pcie_link_verdict(&e), V_DOWN);
+}
+
+/*
+ * A root port judged against the function below it, as the module does
+ * (probestick_pcie_link_set_below): QEMU's registers of a pcie-root-port
+ * x-speed=8,x-width=4 with an e1000e below.
+ */
+static void link_set_below_port_limited(struct kunit *test)
+{
+	struct probestick_pcie_link link = {};
+
+	probestick_pcie_link_decode(&link, EXP_FLAGS(PCI_EXP_TYPE_ROOT_PORT) | EXP_FLAGS_SLOT,
+				    LNKCAP_QEMU_ROOT_PORT_GEN3_X4, LNKSTA_GEN1_X1 | 0x2000,
+				    LNKCAP2_UP_TO_8GT);
+	probestick_pcie_link_judge(&link);
+	/* alone, the port is below its own capability and cannot say why */
+	KUNIT_EXPECT_EQ(test, (int)link.verdict, V_NONE);
+	probestick_pcie_link_set_below(&link, true, LNKCAP_QEMU_GEN1_X1);
+	KUNIT_EXPECT_EQ(test, (int)link.verdict, V_LIMITED);
+	KUNIT_EXPECT_TRUE(test, link.flags & PROBESTICK_LINK_PARTNER_BELOW);
+	KUNIT_EXPECT_EQ(test, link.partner_cap_speed, (u8)PROBESTICK_SPEED_2_5GT);
+	KUNIT_EXPECT_EQ(test, link.partner_cap_width, 1);
+	KUNIT_EXPECT_EQ(test, link.lost_kbps, 0U);
+	/* a Gen3 x4 device below that trained at Gen1 x1: degraded, 3.69 GB/s lost */
+	probestick_pcie_link_set_below(&link, true, LNKCAP_GEN3_X4_ROOT_PORT);
+	KUNIT_EXPECT_EQ(test, (int)link.verdict, V_DEGRADED);
+	KUNIT_EXPECT_TRUE(test, link.flags & F_DOWN);
+	KUNIT_EXPECT_EQ(test, link.lost_kbps, L3 * 4 - L1);
+	/* conventional PCI below a PCIe-to-PCI bridge: present, no link to judge by */
+	probestick_pcie_link_set_below(&link, false, 0);
+	KUNIT_EXPECT_EQ(test, (int)link.verdict, V_NONE);
+	KUNIT_EXPECT_TRUE(test, link.flags & PROBESTICK_LINK_PRESENT_BELOW);
+	KUNIT_EXPECT_FALSE(test, link.flags & PROBESTICK_LINK_PARTNER);
+}
+
+/*
+ * An empty slot: QEMU's pcie-root-port with nothing below shows its own
+ * capability in LnkSta (16 GT/s x32) with DLActive clear; a port that
+ * reports DLActive and has it clear has no data link, so no verdict. With
+ * a device below, the same registers are a link that is down.
+ */
+static void link_port_empty_slot_none(struct kunit *test)
+{
+	struct probestick_pcie_link link = {};
+
+	probestick_pcie_link_decode(&link, EXP_FLAGS(PCI_EXP_TYPE_ROOT_PORT),
+				    LNKCAP_QEMU_ROOT_PORT, 0x0204, LNKCAP2_UP_TO_16GT);
+	probestick_pcie_link_judge(&link);
+	KUNIT_EXPECT_EQ(test, (int)link.verdict, V_NONE);
+	/*
+	 * QEMU's x-speed=8,x-width=4 port with a Gen1 x1 device present at
+	 * power-on: trained at Gen1 x1, DLActive never set. A function
+	 * answers below, so the speeds decide: limited by the device.
+	 */
+	probestick_pcie_link_decode(&link, EXP_FLAGS(PCI_EXP_TYPE_ROOT_PORT),
+				    LNKCAP_QEMU_ROOT_PORT, LNKSTA_GEN1_X1, LNKCAP2_UP_TO_16GT);
+	probestick_pcie_link_set_below(&link, true, LNKCAP_QEMU_GEN1_X1);
+	KUNIT_EXPECT_EQ(test, (int)link.verdict, V_LIMITED);
+	/* the same port with DLActive set: trained at its best, alone */
+	probestick_pcie_link_decode(&link, EXP_FLAGS(PCI_EXP_TYPE_ROOT_PORT),
+				    LNKCAP_QEMU_ROOT_PORT, 0x2204, LNKCAP2_UP_TO_16GT);
+	probestick_pcie_link_judge(&link);
+	KUNIT_EXPECT_EQ(test, (int)link.verdict, V_OK);
+	probestick_pcie_link_decode(&link, EXP_FLAGS(PCI_EXP_TYPE_ROOT_PORT),
+				    LNKCAP_QEMU_ROOT_PORT, LNKSTA_LINK_DOWN, LNKCAP2_UP_TO_16GT);
+	probestick_pcie_link_judge(&link);
+	KUNIT_EXPECT_EQ(test, (int)link.verdict, V_NONE);
+}
+
+/* ---------------------------------------------------- register fields -- */
+
+struct field_case {
+	const char *name;
+	u32 lnkcap;
+	u16 lnkctl, lnksta, lnkctl2, lnksta2;
+	u32 lnkcap2;
+	const char *aspm_cap, *aspm_on;
+	u8 target;
+	bool dllla, lbms, labs, bw_notify, dll_report;
+	u8 speeds;
+};
+
+static void field_case_desc(const struct field_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+/*
+ * lspci -vv of the same functions: QEMU's root port x-speed=8,x-width=4
+ * ("LnkCap: Speed 8GT/s, Width x4, ASPM L0s ... LnkCtl: ASPM Disabled ...
+ * LnkCtl2: Target Link Speed: 8GT/s ... LnkSta2: Current De-emphasis
+ * Level: -6dB"); a desktop NVMe with ASPM L1 enabled and equalization
+ * done; a port that saw its bandwidth change (LBMS, LABS set).
+ */
+static const struct field_case field_cases[] = {
+	{ "QEMU root port Gen3 x4", LNKCAP_QEMU_ROOT_PORT_GEN3_X4, 0x0000, 0x2011, 0x0003,
+	  0x0000, LNKCAP2_UP_TO_8GT, "L0s", "", 3, true, false, false, true, true, 0x07 },
+	{ "QEMU e1000e", LNKCAP_QEMU_GEN1_X1, 0x0000, LNKSTA_GEN1_X1, 0, 0, 0,
+	  "L0s", "", 0, false, false, false, false, false, 0 },
+	{ "NVMe Gen4 x4, L1 on, EQ complete", LNKCAP_NVME_GEN4_X4, 0x0142, LNKSTA_GEN4_X4_SLOTCLK,
+	  0x0004, 0x001e, LNKCAP2_UP_TO_16GT, "L1", "L1", 4, false, false, false, false, false,
+	  0x0f },
+	{ "port after a bandwidth change", LNKCAP_GEN3_X16_ROOT_PORT, 0x0003, 0xf103, 0x0003,
+	  0x0001, LNKCAP2_UP_TO_8GT, "L0s L1", "L0s L1", 3, true, true, true, true, true, 0x07 },
+};
+
+KUNIT_ARRAY_PARAM(field, field_cases, field_case_desc);
+
+static void fields_decode_real_registers(struct kunit *test)
+{
+	const struct field_case *c = test->param_value;
+
+	KUNIT_EXPECT_STREQ(test, ps_pcie_aspm_name(PS_LNKCAP_ASPM(c->lnkcap)), c->aspm_cap);
+	KUNIT_EXPECT_STREQ(test, ps_pcie_aspm_name(PS_LNKCTL_ASPM(c->lnkctl)), c->aspm_on);
+	KUNIT_EXPECT_EQ(test, PS_LNKCTL2_TARGET(c->lnkctl2), (u32)c->target);
+	KUNIT_EXPECT_EQ(test, !!(c->lnksta & PS_LNKSTA_DLLLA), c->dllla);
+	KUNIT_EXPECT_EQ(test, !!(c->lnksta & PS_LNKSTA_LBMS), c->lbms);
+	KUNIT_EXPECT_EQ(test, !!(c->lnksta & PS_LNKSTA_LABS), c->labs);
+	KUNIT_EXPECT_EQ(test, !!(c->lnkcap & PS_LNKCAP_BW_NOTIFY), c->bw_notify);
+	KUNIT_EXPECT_EQ(test, !!(c->lnkcap & PS_LNKCAP_DLLLA_REPORT), c->dll_report);
+	KUNIT_EXPECT_EQ(test, PS_LNKCAP2_SPEEDS(c->lnkcap2), (u32)c->speeds);
+	KUNIT_EXPECT_EQ(test, PS_LNKSTA_SPEED(c->lnksta), (u32)probestick_pcie_lnksta_speed(c->lnksta));
+	KUNIT_EXPECT_EQ(test, PS_LNKCAP_WIDTH(c->lnkcap), (u32)probestick_pcie_lnkcap_width(c->lnkcap));
+}
+
+static struct kunit_case probestick_pcie_link_ends_cases[] = {
+	KUNIT_CASE_PARAM(link_verdict_same_from_both_ends, link_verdict_gen_params),
+	KUNIT_CASE(link_verdict_no_partner_own_view),
+	KUNIT_CASE(link_set_below_port_limited),
+	KUNIT_CASE(link_port_empty_slot_none),
+	KUNIT_CASE_PARAM(fields_decode_real_registers, field_gen_params),
+	{}
+};
+
+static struct kunit_suite probestick_pcie_link_ends_suite = {
+	.name = "probestick_pcie_link_ends",
+	.test_cases = probestick_pcie_link_ends_cases,
+};
+
+kunit_test_suites(&probestick_pcie_decode_suite, &probestick_pcie_link_suite,
+		  &probestick_pcie_verdict_suite, &probestick_pcie_link_ends_suite);
 
 MODULE_LICENSE("GPL");

@@ -28,18 +28,76 @@ u32 probestick_pci_count(void)
 static void probestick_pcie_read_own(struct pci_dev *dev,
 				     struct probestick_pcie_link *link)
 {
+	u16 lnksta, lnkctl, lnkctl2, lnksta2;
 	u32 lnkcap, lnkcap2;
-	u16 lnksta;
 	int err = 0;
 
 	err |= pcie_capability_read_dword(dev, PCI_EXP_LNKCAP, &lnkcap);
 	err |= pcie_capability_read_word(dev, PCI_EXP_LNKSTA, &lnksta);
 	err |= pcie_capability_read_dword(dev, PCI_EXP_LNKCAP2, &lnkcap2);
+	err |= pcie_capability_read_word(dev, PCI_EXP_LNKCTL, &lnkctl);
+	err |= pcie_capability_read_word(dev, PCI_EXP_LNKCTL2, &lnkctl2);
+	err |= pcie_capability_read_word(dev, PCI_EXP_LNKSTA2, &lnksta2);
 	if (err)
 		pci_info_ratelimited(dev, "probestick: PCIe link registers unreadable, link reported as unknown\n");
 	/* The cached PCIe Capabilities register: what the PCI core itself trusts. */
 	probestick_pcie_link_decode(link, pcie_caps_reg(dev), lnkcap, lnksta,
 				    lnkcap2);
+	link->lnkctl = lnkctl;
+	link->lnkctl2 = lnkctl2;
+	link->lnksta2 = lnksta2;
+	probestick_pcie_link_judge(link);
+}
+
+/* The raw link registers of the port above, whatever its type. */
+static void probestick_pcie_read_above(struct pci_dev *dev,
+				       struct probestick_pcie_link *link)
+{
+	struct pci_dev *up = pci_upstream_bridge(dev);
+	int err = 0;
+
+	if (!up || !pci_is_pcie(up))
+		return;
+	err |= pcie_capability_read_dword(up, PCI_EXP_LNKCAP, &link->up_lnkcap);
+	err |= pcie_capability_read_dword(up, PCI_EXP_LNKCAP2, &link->up_lnkcap2);
+	err |= pcie_capability_read_word(up, PCI_EXP_LNKCTL, &link->up_lnkctl);
+	err |= pcie_capability_read_word(up, PCI_EXP_LNKCTL2, &link->up_lnkctl2);
+	err |= pcie_capability_read_word(up, PCI_EXP_LNKSTA, &link->up_lnksta);
+	err |= pcie_capability_read_word(up, PCI_EXP_LNKSTA2, &link->up_lnksta2);
+	if (!err)
+		link->flags |= PROBESTICK_LINK_UP_REGS;
+}
+
+/*
+ * A port facing down: its link partner is device 0 of its secondary bus
+ * (the component at the other end of a link is always device 0).
+ */
+static void probestick_pcie_read_below(struct pci_dev *dev,
+				       struct probestick_pcie_link *link)
+{
+	struct pci_dev *below;
+	bool has_link = false;
+	u32 lnkcap = 0;
+
+	if (!(link->flags & PROBESTICK_LINK_HAS_LINK) || !dev->subordinate)
+		return;
+	switch (link->port_type) {
+	case PCI_EXP_TYPE_ROOT_PORT:
+	case PCI_EXP_TYPE_DOWNSTREAM:
+	case PCI_EXP_TYPE_PCIE_BRIDGE:
+		break;
+	default:
+		return;
+	}
+	below = pci_get_slot(dev->subordinate, PCI_DEVFN(0, 0));
+	if (!below)
+		return;
+	if (pci_is_pcie(below) &&
+	    probestick_pcie_is_link_partner(pci_pcie_type(below), link->port_type) &&
+	    !pcie_capability_read_dword(below, PCI_EXP_LNKCAP, &lnkcap))
+		has_link = true;
+	probestick_pcie_link_set_below(link, has_link, lnkcap);
+	pci_dev_put(below);
 }
 
 static void probestick_pcie_read_upstream(struct pci_dev *dev,
@@ -84,14 +142,17 @@ void probestick_pcie_link_fill(struct pci_dev *dev,
 	if (!pci_is_pcie(dev))
 		return;
 	probestick_pcie_read_own(dev, link);
+	probestick_pcie_read_above(dev, link);
 	probestick_pcie_read_upstream(dev, link);
+	probestick_pcie_read_below(dev, link);
 }
 
 /*
  * Copy one entry per present function into @links, at most @room of them,
- * and count them all in @present so the caller can retry with more room.
+ * each @entry_size bytes (the ABI-3 size gets the ABI-3 fields), and count
+ * them all in @present so the caller can retry with more room.
  */
-int probestick_pcie_links_copy(struct probestick_pcie_link __user *links,
+int probestick_pcie_links_copy(void __user *links, u32 entry_size,
 			       u32 room, u32 *present)
 {
 	struct probestick_pcie_link link;
@@ -102,7 +163,8 @@ int probestick_pcie_links_copy(struct probestick_pcie_link __user *links,
 	for_each_pci_dev(dev) {
 		if (n < room) {
 			probestick_pcie_link_fill(dev, &link);
-			if (copy_to_user(&links[n], &link, sizeof(link))) {
+			if (copy_to_user((u8 __user *)links + (size_t)n * entry_size,
+					 &link, min_t(size_t, entry_size, sizeof(link)))) {
 				ret = -EFAULT;
 				goto err_put_dev;
 			}

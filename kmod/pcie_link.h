@@ -13,7 +13,7 @@
 u32 probestick_pci_count(void);
 void probestick_pcie_link_fill(struct pci_dev *dev,
 			       struct probestick_pcie_link *link);
-int probestick_pcie_links_copy(struct probestick_pcie_link __user *links,
+int probestick_pcie_links_copy(void __user *links, u32 entry_size,
 			       u32 room, u32 *present);
 
 #endif /* PROBESTICK_PCIE_LINK_H */

@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * The PCIe link verdict, plain C shared by probestick.ko (its link table)
+ * and the userland (the sysfs fallback): one rule, wherever the registers
+ * come from.
+ */
+#ifndef PROBESTICK_PCIE_VERDICT_H
+#define PROBESTICK_PCIE_VERDICT_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#else
+#include <stdbool.h>
+#include <stdint.h>
+#endif
+
+/* Speed codes as LnkCap/LnkSta encode them: 1 = 2.5 GT/s ... 6 = 64 GT/s. */
+#define PS_PCIE_GEN_MAX 6
+
+enum ps_pcie_verdict {
+	PS_PCIE_VERDICT_NONE = 0,	/* no link, or nothing honest to say */
+	PS_PCIE_VERDICT_OK,		/* trained at what it can do itself */
+	PS_PCIE_VERDICT_LIMITED,	/* at the best of the weaker end: no fault */
+	PS_PCIE_VERDICT_DEGRADED,	/* below what both ends support */
+	PS_PCIE_VERDICT_DOWN,		/* a link that should be up is down */
+};
+
+/*
+ * One end of a link as its registers describe it, and what it knows of the
+ * other end. Speeds are codes (0 unknown), widths lanes (0 unknown, except
+ * sta_width where 0 is a link that is down; < 0 unknown).
+ */
+struct ps_pcie_link_ends {
+	bool has_link;		/* PCIe, of a port type that owns a link */
+	bool training;		/* LnkSta Link Training: not settled yet */
+	/*
+	 * The port reports Data Link Layer Link Active (LnkCap bit 20) and it
+	 * is clear: with nothing found below, no data link, whatever LnkSta's
+	 * speed and width say (an empty slot's registers may still show its
+	 * capability there). With a function answering below, the speeds
+	 * decide: some ports do not keep the bit (QEMU's, for devices present
+	 * at power-on).
+	 */
+	bool link_inactive;
+	bool partner_present;	/* a function at the other end is known */
+	int cap_speed, cap_width;	/* own LnkCap */
+	int partner_speed, partner_width; /* the other end's LnkCap, 0 unknown */
+	int sta_speed, sta_width;	/* LnkSta: what the link trained to */
+};
+
+/*
+ * Usable bandwidth of one lane in one direction, kB/s (10^3 bytes): the
+ * transfer rate less the line encoding (8b/10b at 2.5 and 5 GT/s, 128b/130b
+ * at 8 to 32 GT/s, 242 payload bytes of each 256-byte FLIT at 64 GT/s).
+ * 0 for an unknown code. rate MT/s * 1000 / 8 bits = rate * 125 kB/s.
+ */
+static inline uint32_t ps_pcie_lane_kbps(int speed)
+{
+	static const uint32_t mts[PS_PCIE_GEN_MAX + 1] = {
+		0, 2500, 5000, 8000, 16000, 32000, 64000
+	};
+	uint32_t raw;
+
+	if (speed < 1 || speed > PS_PCIE_GEN_MAX)
+		return 0;
+	raw = mts[speed] * 125;
+	if (speed <= 2)
+		return raw / 10 * 8;
+	if (speed <= 5)
+		return raw / 130 * 128 + raw % 130 * 128 / 130;
+	return raw / 256 * 242 + raw % 256 * 242 / 256;
+}
+
+/* Bandwidth of a link of width lanes at speed, kB/s each way; 0 unknown. */
+static inline uint32_t ps_pcie_link_kbps(int speed, int width)
+{
+	if (width < 1 || width > 32)
+		return 0;
+	return ps_pcie_lane_kbps(speed) * (uint32_t)width;
+}
+
+static inline int ps_pcie_min_known(int a, int b)
+{
+	if (a <= 0)
+		return b;
+	if (b <= 0)
+		return a;
+	return a < b ? a : b;
+}
+
+/*
+ * The verdict. A link trains to the best speed and width both ends support;
+ * below that (a x16 card running x4 in a x16 slot, Gen3 hardware at Gen1)
+ * is degraded: a bad slot, riser, contact or a BIOS limit. At the weaker
+ * end's best but below its own capability (a Gen1 x1 device behind a Gen3
+ * x4 port) is limited, not a fault. Without a settled status, both
+ * capabilities and a known partner there is no honest verdict, except that
+ * a link at its own full capability is ok whatever the partner is.
+ * A port facing an empty slot (no partner present) has no verdict.
+ */
+static inline enum ps_pcie_verdict
+ps_pcie_verdict(const struct ps_pcie_link_ends *e)
+{
+	int want_speed, want_width;
+
+	if (!e->has_link || e->training)
+		return PS_PCIE_VERDICT_NONE;
+	if (e->link_inactive && !e->partner_present)
+		return PS_PCIE_VERDICT_NONE;
+	if (e->sta_width == 0)
+		return e->partner_present ? PS_PCIE_VERDICT_DOWN :
+					    PS_PCIE_VERDICT_NONE;
+	if (e->sta_width < 0 || e->sta_speed <= 0 || e->cap_speed <= 0 ||
+	    e->cap_width <= 0)
+		return PS_PCIE_VERDICT_NONE;
+	if (e->sta_speed >= e->cap_speed && e->sta_width >= e->cap_width)
+		return PS_PCIE_VERDICT_OK;
+	if (e->partner_speed <= 0 || e->partner_width <= 0)
+		return PS_PCIE_VERDICT_NONE;
+	want_speed = ps_pcie_min_known(e->cap_speed, e->partner_speed);
+	want_width = ps_pcie_min_known(e->cap_width, e->partner_width);
+	if (e->sta_speed < want_speed || e->sta_width < want_width)
+		return PS_PCIE_VERDICT_DEGRADED;
+	return PS_PCIE_VERDICT_LIMITED;
+}
+
+/*
+ * The verdict of the link as a whole, whichever end's registers these are:
+ * its own end's view, and, when the other end is known and this end is at
+ * its best, the other end's view too. A Gen1 x1 device behind a Gen3 x4
+ * port is at its own best (ok from its side) but the port is not: the link
+ * is limited, from either side. Degraded is the same from both sides.
+ */
+static inline enum ps_pcie_verdict
+ps_pcie_link_verdict(const struct ps_pcie_link_ends *e)
+{
+	struct ps_pcie_link_ends other = *e;
+	enum ps_pcie_verdict own = ps_pcie_verdict(e);
+
+	if (own != PS_PCIE_VERDICT_OK || !e->partner_present ||
+	    e->partner_speed <= 0 || e->partner_width <= 0)
+		return own;
+	other.cap_speed = e->partner_speed;
+	other.cap_width = e->partner_width;
+	other.partner_speed = e->cap_speed;
+	other.partner_width = e->cap_width;
+	return ps_pcie_verdict(&other) == PS_PCIE_VERDICT_LIMITED ?
+		       PS_PCIE_VERDICT_LIMITED : own;
+}
+
+/*
+ * What a degraded link loses against the best both ends support, kB/s each
+ * way; 0 for any other verdict.
+ */
+static inline uint32_t ps_pcie_lost_kbps(const struct ps_pcie_link_ends *e)
+{
+	uint32_t want, got;
+
+	if (ps_pcie_verdict(e) != PS_PCIE_VERDICT_DEGRADED)
+		return 0;
+	want = ps_pcie_link_kbps(ps_pcie_min_known(e->cap_speed,
+						   e->partner_speed),
+				 ps_pcie_min_known(e->cap_width,
+						   e->partner_width));
+	got = ps_pcie_link_kbps(e->sta_speed, e->sta_width);
+	return want > got ? want - got : 0;
+}
+
+#endif /* PROBESTICK_PCIE_VERDICT_H */
