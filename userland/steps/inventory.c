@@ -1,6 +1,7 @@
 /*
- * inventory.c - the first step of every plan: machine, PCIe tree, drives,
- * NICs and memory into the report, and findings for what looks wrong.
+ * inventory.c - the first step of every plan: the typed inventory every
+ * later step works from (machine, PCIe functions, drives, NICs, DIMMs), the
+ * verdict of each PCIe link, and findings for what looks wrong.
  */
 /* clang-format off */
 //config:config STEP_INVENTORY
@@ -10,67 +11,41 @@
 //config:	  DMI identity, CPU and memory size; every PCI function with the
 //config:	  PCIe link it trained to against its capability; drives with
 //config:	  their negotiated link; NICs with queues, vectors and coalescing;
-//config:	  SMBIOS DIMM slots. Its findings flag downgraded PCIe links.
+//config:	  SMBIOS DIMM slots. Its findings flag degraded PCIe links.
 //kbuild:step-$(CONFIG_STEP_INVENTORY) += inventory.o
+//schema:{
+//schema:  "type": "object",
+//schema:  "description": "How much the inventory found; the devices are the report's machine, pcie, drives, nics and memory sections",
+//schema:  "properties": {
+//schema:    "pcie_functions": {"type": "integer", "minimum": 0},
+//schema:    "drives": {"type": "integer", "minimum": 0},
+//schema:    "nics": {"type": "integer", "minimum": 0},
+//schema:    "dimms": {"type": "integer", "minimum": 0},
+//schema:    "boot_disk": {"type": ["string", "null"]},
+//schema:    "pcie_source": {"enum": ["module", "sysfs", null]}
+//schema:  },
+//schema:  "required": ["pcie_functions", "drives", "nics", "dimms", "boot_disk"]
+//schema:}
 /* clang-format on */
 
-#include "config.h"
-#include "probes.h"
-#include "step.h"
+#include "core/config.h"
+#include "core/step.h"
+#include "engines/net/ports.h"
+#include "hw/hw.h"
+#include "hw/inventory.h"
+#include "report/json.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-/* Reset a report section (a re-run must not append twice), creating it if missing. */
-static json_object *section(json_object *report, const char *key, json_type type)
+#define DATA_VERSION 1
+
+static void section_failed(struct ps_ctx *ctx, enum ps_inv_section s, int err)
 {
-	json_object *s;
-
-	if (json_object_object_get_ex(report, key, &s) && json_object_is_type(s, type)) {
-		if (type == json_type_array && json_object_array_length(s) > 0)
-			json_object_array_del_idx(s, 0, json_object_array_length(s));
-		return s;
-	}
-	s = type == json_type_array ? json_object_new_array() : json_object_new_object();
-	json_object_object_add(report, key, s);
-	return s;
-}
-
-static const char *str(json_object *o, const char *key)
-{
-	json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
-		return NULL;
-	return json_object_get_string(v);
-}
-
-static bool is_true(json_object *o, const char *key)
-{
-	json_object *v;
-
-	return json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_boolean) &&
-	       json_object_get_boolean(v);
-}
-
-/* "8.0 GT/s x4", "? GT/s x?" for unknown parts. */
-static void speed_width(json_object *o, const char *speed_key, const char *width_key, char *buf,
-			size_t len)
-{
-	json_object *s = NULL, *w = NULL;
-	char sp[16] = "?", wd[16] = "?";
-
-	if (o && json_object_object_get_ex(o, speed_key, &s) && s)
-		snprintf(sp, sizeof(sp), "%.1f", json_object_get_double(s));
-	if (o && json_object_object_get_ex(o, width_key, &w) && w)
-		snprintf(wd, sizeof(wd), "%d", json_object_get_int(w));
-	snprintf(buf, len, "%s GT/s x%s", sp, wd);
-}
-
-static void probe_failed(struct ps_ctx *ctx, const char *probe, int err, int *warns)
-{
-	const char *sev = "warn", *hint;
+	const char *name = ps_inv_section_name(s), *hint;
+	enum ps_severity sev = PS_SEV_WARN;
 
 	switch (-err) {
 	case EACCES:
@@ -78,15 +53,15 @@ static void probe_failed(struct ps_ctx *ctx, const char *probe, int err, int *wa
 		hint = "run probestick as root to read it";
 		break;
 	case ENOENT:
-		if (strcmp(probe, "machine") == 0) {
+		if (s == PS_INV_MACHINE) {
 			hint = "no DMI tables in /sys/class/dmi/id (virtual machine or non-PC "
 			       "firmware): identity fields are null and the machine-id comes from "
 			       "the serial or the NIC MAC";
-			sev = "info";
-		} else if (strcmp(probe, "memory") == 0) {
+			sev = PS_SEV_INFO;
+		} else if (s == PS_INV_MEMORY) {
 			hint = "no SMBIOS tables in /sys/firmware/dmi/entries: DIMM slots are "
 			       "unknown; check the firmware exposes SMBIOS (dmi_sysfs module)";
-			sev = "info";
+			sev = PS_SEV_INFO;
 		} else {
 			hint = "check that /sys and /proc are mounted";
 		}
@@ -95,141 +70,499 @@ static void probe_failed(struct ps_ctx *ctx, const char *probe, int err, int *wa
 		hint = "the other sections of the inventory are still complete; report this "
 		       "machine's model with the message";
 	}
-	if (strcmp(sev, "warn") == 0)
-		(*warns)++;
-	ps_finding(ctx, sev, probe, "probe_failed", "%s probe: %s; %s", probe, strerror(-err),
-		   hint);
+	ps_findf(ctx, sev, (struct ps_dev_ref){0}, "section_failed", "%s: %s; %s", name,
+		 strerror(-err), hint);
 }
 
-/* A port whose downgraded link is already reported by the function below it. */
-static bool reported_below(json_object *pcie, const char *addr)
+/* "8.0 GT/s x4" of a link end, "?" parts unknown. */
+static void speed_width(int speed, int width, char *buf, size_t len)
 {
-	for (size_t i = 0; addr && i < json_object_array_length(pcie); i++) {
-		json_object *fn = json_object_array_get_idx(pcie, i), *up = NULL;
+	char sp[16] = "?", wd[16] = "?";
 
-		if (is_true(fn, "downgraded") && json_object_object_get_ex(fn, "upstream", &up) &&
-		    up && str(up, "address") && strcmp(str(up, "address"), addr) == 0)
+	if (speed > 0)
+		snprintf(sp, sizeof(sp), "%.1f", ps_pcie_speed_gts(speed));
+	if (width > 0)
+		snprintf(wd, sizeof(wd), "%d", width);
+	snprintf(buf, len, "%s GT/s x%s", sp, wd);
+}
+
+/* A port whose link is already judged by the function below it. */
+static bool judged_below(const struct ps_inventory *inv, size_t port)
+{
+	if (!ps_pcie_port_faces_down(inv->pcie[port].fn.port_type))
+		return false;
+	for (size_t i = 0; i < inv->n_pcie; i++)
+		if (inv->pcie[i].up_index == (int)port && inv->pcie[i].verdict != PS_LINK_NONE)
 			return true;
-	}
 	return false;
 }
 
-/* One finding per downgraded link: both ends of it say so in pcie[]. */
-static void pcie_findings(struct ps_ctx *ctx, json_object *pcie, int *warns)
+/* The other end of fn's link: the port above an endpoint, the function below a port. */
+static const struct ps_pcie_fn *partner_of(const struct ps_inventory *inv, size_t i)
 {
-	for (size_t i = 0; i < json_object_array_length(pcie); i++) {
-		json_object *fn = json_object_array_get_idx(pcie, i), *link = NULL, *up = NULL;
-		char trained[40], cap[40], upcap[40], upstream[128];
-		const char *addr = str(fn, "address"), *drv = str(fn, "driver");
+	const struct ps_pcie_dev *p = &inv->pcie[i];
 
-		if (!is_true(fn, "downgraded") || reported_below(pcie, addr))
-			continue;
-		json_object_object_get_ex(fn, "link", &link);
-		json_object_object_get_ex(fn, "upstream", &up);
-		speed_width(link, "speed_gts", "width", trained, sizeof(trained));
-		speed_width(link, "cap_speed_gts", "cap_width", cap, sizeof(cap));
-		speed_width(up, "cap_speed_gts", "cap_width", upcap, sizeof(upcap));
-		if (up && str(up, "address"))
-			snprintf(upstream, sizeof(upstream),
-				 "; its upstream port %s is capable of %s", str(up, "address"),
-				 upcap);
-		else
-			upstream[0] = '\0';
-		(*warns)++;
-		ps_finding(ctx, "warn", addr, "pcie_link_downgraded",
-			   "%s (%s, %s:%s) trained at %s but is capable of %s%s: reseat the card, "
-			   "try another slot, check the BIOS lane and speed settings",
-			   addr ? addr : "?", drv ? drv : "no driver",
-			   str(fn, "vendor_id") ? str(fn, "vendor_id") : "?",
-			   str(fn, "device_id") ? str(fn, "device_id") : "?", trained, cap,
-			   upstream);
+	if (ps_pcie_port_faces_down(p->fn.port_type)) {
+		for (size_t k = 0; k < inv->n_pcie; k++)
+			if (inv->pcie[k].up_index == (int)i && inv->pcie[k].fn.has_link)
+				return &inv->pcie[k].fn;
+		return NULL;
 	}
+	return p->up_index >= 0 && inv->pcie[p->up_index].fn.has_link ? &inv->pcie[p->up_index].fn
+								      : NULL;
+}
+
+/* "Samsung ... NVMe SSD Controller 980 (nvme)", or the ids and driver when pci.ids has no name. */
+static void who(const struct ps_pcie_fn *fn, char *buf, size_t len)
+{
+	const char *drv = fn->driver[0] ? fn->driver : "no driver";
+
+	if (fn->device_name[0])
+		snprintf(buf, len, "%s %s (%s)", fn->vendor_name, fn->device_name, drv);
+	else
+		snprintf(buf, len, "%04x:%04x (%s)", fn->vendor, fn->device, drv);
+}
+
+/* One verdict per link: the function below a link speaks for it, not its port. */
+static void pcie_verdicts(struct ps_ctx *ctx)
+{
+	const struct ps_inventory *inv = ctx->inv;
+
+	for (size_t i = 0; i < inv->n_pcie; i++) {
+		const struct ps_pcie_dev *p = &inv->pcie[i];
+		const struct ps_pcie_fn *fn = &p->fn, *other = partner_of(inv, i);
+		char trained[40], cap[40], ocap[40], name[320];
+		struct ps_finding f = {.severity = PS_SEV_WARN,
+				       .dev = ps_pcie_ref(p),
+				       .rule = "pcie_degraded",
+				       .value = p->lost_gbps,
+				       .limit = 0,
+				       .unit = "GB/s lost"};
+
+		if (p->verdict == PS_LINK_NONE || judged_below(inv, i))
+			continue;
+		speed_width(fn->link.sta_speed, fn->link.sta_width, trained, sizeof(trained));
+		speed_width(fn->link.cap_speed, fn->link.cap_width, cap, sizeof(cap));
+		if (other)
+			speed_width(other->link.cap_speed, other->link.cap_width, ocap,
+				    sizeof(ocap));
+		else
+			snprintf(ocap, sizeof(ocap), "unknown");
+		who(fn, name, sizeof(name));
+		switch (p->verdict) {
+		case PS_LINK_DEGRADED:
+			ps_find(ctx, &f,
+				"%s trained at %s, below what both ends support (it: %s, the other "
+				"end: %s), losing %.2f GB/s each way: reseat the card, try another "
+				"slot, check the BIOS lane and speed settings",
+				name, trained, cap, ocap, p->lost_gbps);
+			break;
+		case PS_LINK_DOWN:
+			f.rule = "pcie_link_down";
+			f.severity = PS_SEV_INFO;
+			f.value = f.limit = PS_NO_VALUE;
+			f.unit = NULL;
+			ps_find(ctx, &f, "the link is down (nothing trained below this port)");
+			break;
+		case PS_LINK_LIMITED:
+			ps_examined(ctx, ps_pcie_ref(p), "pcie_limited",
+				    "%s at %s: the best the weaker end supports (it: %s, the other "
+				    "end: %s); not a fault",
+				    name, trained, cap, ocap);
+			break;
+		default:
+			ps_examined(ctx, ps_pcie_ref(p), "pcie_ok", "%s trained at %s, its best",
+				    name, trained);
+		}
+	}
+}
+
+static void nic_findings(struct ps_ctx *ctx)
+{
+	for (size_t i = 0; i < ctx->inv->n_nics; i++) {
+		const struct ps_nic *n = &ctx->inv->nics[i];
+
+		if (n->carrier == 1)
+			continue;
+		if (n->carrier == 0)
+			ps_findf(ctx, PS_SEV_INFO, ps_nic_ref(n), "nic_no_carrier",
+				 "no carrier: no cable, or the other end is off");
+		else
+			ps_findf(ctx, PS_SEV_INFO, ps_nic_ref(n), "nic_no_carrier",
+				 "no carrier: the interface is %s, link unknown",
+				 n->operstate[0] ? n->operstate : "down");
+	}
+}
+
+static void drive_findings(struct ps_ctx *ctx)
+{
+	for (size_t i = 0; i < ctx->inv->n_drives; i++) {
+		const struct ps_drive *d = &ctx->inv->drives[i];
+
+		if (!d->serial[0])
+			ps_findf(ctx, PS_SEV_INFO, ps_drive_ref(d), "drive_no_serial",
+				 "reports no serial number: later reports cannot tell it from an "
+				 "identical drive");
+	}
+}
+
+/* probestick.ko refused by the kernel: why, and what gets the probes back. */
+static void module_finding(struct ps_ctx *ctx)
+{
+	const struct ps_boot *b = &ctx->inv->boot;
+	const char *fix;
+
+	if (!b->read || !b->module_refused[0])
+		return;
+	if (b->secure_boot != 1 && b->sig_enforce != 1) {
+		ps_findf(
+		    ctx, PS_SEV_INFO, (struct ps_dev_ref){0}, "module_refused",
+		    "the kernel refused probestick.ko (%s); every step falls back to sysfs and "
+		    "/proc: no interrupt-path histograms, PCIe links from sysfs",
+		    b->module_refused);
+		return;
+	}
+	fix = b->module_signed == 1
+		  ? "it is signed, but with a key this machine does not trust: enrol the stick's "
+		    "key once (boot menu: Enrol the probes' key on this machine)"
+		  : "this image's probestick.ko is not signed: sign it with your own key (make "
+		    "mok) and enrol that key once on this machine (README: Secure Boot)";
+	ps_findf(ctx, PS_SEV_INFO, (struct ps_dev_ref){0}, "module_refused",
+		 "the kernel refused probestick.ko (%s): %s, so the kernel loads only modules "
+		 "signed with a key it trusts (lockdown: %s); %s. Every step falls back to sysfs "
+		 "and /proc: no interrupt-path histograms, PCIe links from sysfs",
+		 b->module_refused,
+		 b->secure_boot == 1 ? "Secure Boot is on" : "module.sig_enforce is set",
+		 b->lockdown[0] ? b->lockdown : "unknown", fix);
 }
 
 static int run(struct ps_ctx *ctx)
 {
-	static const char *const names[] = {"machine", "pcie", "drives", "nics", "memory"};
 	const struct ps_config *cfg = ctx->cfg;
-	json_object *machine, *pcie, *drives, *nics, *memory, *data = NULL;
+	struct ps_inventory_opts o = {.root = ctx->root, .module_fd = ctx->module_fd};
 	char boot_disk[64] = "";
-	int err[5], warns = 0;
+	int ret;
 
 	if (cfg && cfg->boot_disk[0])
 		snprintf(boot_disk, sizeof(boot_disk), "%s", cfg->boot_disk);
 	else if (cfg && cfg->stick[0] &&
 		 ps_boot_disk(ctx->root, cfg->stick, boot_disk, sizeof(boot_disk)) < 0)
 		boot_disk[0] = '\0';
+	o.boot_disk = boot_disk;
+	/* A new plan: what the last one learned of the ports (cabling, the carrier
+	 * changes its steps caused) is about another start. */
+	ps_ports_cabling_reset();
+	ps_port_ledger_reset();
+	ret = ps_inventory_take(ctx->inv, &o);
+	if (ret < 0)
+		return ret;
+	/* what can change a figure besides the hardware: the report's environment{} */
+	ps_environment_read(ctx->root, &ctx->inv->environment);
+	/* how the machine booted, and whether the kernel took probestick.ko: boot{} */
+	ps_boot_read(ctx->root, &ctx->inv->boot);
+	for (int s = 0; s < PS_INV_SECTIONS; s++)
+		if (ctx->inv->err[s] < 0)
+			section_failed(ctx, (enum ps_inv_section)s, ctx->inv->err[s]);
+	module_finding(ctx);
+	pcie_verdicts(ctx);
+	nic_findings(ctx);
+	drive_findings(ctx);
 
-	machine = section(ctx->report, "machine", json_type_object);
-	pcie = section(ctx->report, "pcie", json_type_array);
-	drives = section(ctx->report, "drives", json_type_array);
-	nics = section(ctx->report, "nics", json_type_array);
-	memory = section(ctx->report, "memory", json_type_object);
-
-	err[0] = ps_probe_machine(ctx->root, machine);
-	err[1] = ps_probe_pcie(ctx->root, ctx->module_fd, pcie);
-	if (ps_should_abort(ctx))
-		return PS_ABORTED;
-	err[2] = ps_probe_drives(ctx->root, boot_disk[0] ? boot_disk : NULL, drives);
-	err[3] = ps_probe_nics(ctx->root, nics);
-	err[4] = ps_probe_memory(ctx->root, memory);
-
-	for (size_t i = 0; i < 5; i++)
-		if (err[i] < 0)
-			probe_failed(ctx, names[i], err[i], &warns);
-	pcie_findings(ctx, pcie, &warns);
-	for (size_t i = 0; i < json_object_array_length(nics); i++) {
-		json_object *nic = json_object_array_get_idx(nics, i), *carrier = NULL;
-		const char *name = str(nic, "name");
-
-		json_object_object_get_ex(nic, "carrier", &carrier);
-		if (carrier && json_object_get_boolean(carrier))
-			continue;
-		if (carrier)
-			ps_finding(ctx, "info", name, "nic_no_carrier",
-				   "%s has no carrier: no cable, or the other end is off", name);
-		else
-			ps_finding(ctx, "info", name, "nic_no_carrier",
-				   "%s has no carrier: the interface is %s, link unknown", name,
-				   str(nic, "operstate") ? str(nic, "operstate") : "down");
-	}
-	for (size_t i = 0; i < json_object_array_length(drives); i++) {
-		json_object *d = json_object_array_get_idx(drives, i);
-
-		if (!str(d, "serial"))
-			ps_finding(ctx, "info", str(d, "name"), "drive_no_serial",
-				   "%s reports no serial number: later reports cannot tell it from "
-				   "an identical drive",
-				   str(d, "name"));
-	}
-
-	if (ctx->step && json_object_object_get_ex(ctx->step, "data", &data) &&
-	    json_object_is_type(data, json_type_object)) {
-		json_object *dimms = NULL;
-
-		json_object_object_get_ex(memory, "dimms", &dimms);
-		json_object_object_add(data, "pcie_functions",
-				       json_object_new_int((int)json_object_array_length(pcie)));
-		json_object_object_add(data, "drives",
-				       json_object_new_int((int)json_object_array_length(drives)));
-		json_object_object_add(data, "nics",
-				       json_object_new_int((int)json_object_array_length(nics)));
-		json_object_object_add(
-		    data, "dimms",
-		    json_object_new_int(dimms ? (int)json_object_array_length(dimms) : 0));
-		json_object_object_add(data, "boot_disk",
-				       boot_disk[0] ? json_object_new_string(boot_disk) : NULL);
-	}
-	return warns ? PS_WARN : PS_PASS;
+	ps_json_set(ctx->data, "pcie_functions", json_object_new_int((int)ctx->inv->n_pcie));
+	ps_json_set(ctx->data, "drives", json_object_new_int((int)ctx->inv->n_drives));
+	ps_json_set(ctx->data, "nics", json_object_new_int((int)ctx->inv->n_nics));
+	ps_json_set(ctx->data, "dimms", json_object_new_int((int)ctx->inv->memory.n_dimms));
+	ps_json_set_str(ctx->data, "boot_disk", boot_disk);
+	ps_json_set_str(ctx->data, "pcie_source", ctx->inv->pcie_source);
+	return PS_PASS;
 }
+
+/* ---- how the inventory is shown: its paths start at the report's top level ---- */
+
+static const struct ps_col machine_cols[] = {
+    {.path = "/machine/vendor", .title = "vendor"},
+    {.path = "/machine/product", .title = "product"},
+    {.path = "/machine/serial", .title = "serial"},
+    {.path = "/machine/uuid", .title = "uuid"},
+    {.path = "/machine/board_vendor", .title = "board vendor"},
+    {.path = "/machine/board_product", .title = "board"},
+    {.path = "/machine/bios_vendor", .title = "bios vendor"},
+    {.path = "/machine/bios_version", .title = "bios version"},
+    {.path = "/machine/bios_date", .title = "bios date"},
+    {.path = "/machine/cpu_model", .title = "cpu"},
+    {.path = "/machine/cpu_logical", .title = "logical cpus"},
+    {.path = "/machine/cpu_cores", .title = "cores"},
+    {.path = "/machine/cpu_packages", .title = "packages"},
+    {.path = "/machine/microcode", .title = "microcode"},
+    {.path = "/machine/memory_bytes", .title = "memory", .fmt = PS_FMT_IBYTES},
+    {.path = "/probestick/kernel", .title = "kernel"},
+    {.path = "/probestick/module_status", .title = "module"},
+};
+
+/* How the machine booted and what its kernel let load (hw/boot.c). */
+static const struct ps_col boot_cols[] = {
+    {.path = "/firmware", .title = "firmware"},
+    {.path = "/secure_boot", .title = "secure boot", .fmt = PS_FMT_BOOL},
+    {.path = "/setup_mode", .title = "setup mode", .fmt = PS_FMT_BOOL},
+    {.path = "/lockdown", .title = "lockdown"},
+    {.path = "/module_sig_enforce", .title = "signed modules only", .fmt = PS_FMT_BOOL},
+    {.path = "/module_signed", .title = "probestick.ko signed", .fmt = PS_FMT_BOOL},
+    {.path = "/module_refused", .title = "kernel refused it"},
+};
+
+static const struct ps_col pcie_cols[] = {
+    {.path = "/address", .title = "address", .flags = PS_COL_KEY},
+    {.path = "/id", .title = "id", .flags = PS_COL_DEVICE},
+    {.path = "/class", .title = "class"},
+    {.path = "/vendor_id", .title = "ven"},
+    {.path = "/device_id", .title = "dev"},
+    {.path = "/driver", .title = "driver"},
+    {.path = "/link/speed_gts", .title = "GT/s", .decimals = 1, .better = PS_BETTER_HIGHER},
+    {.path = "/link/width", .title = "x", .better = PS_BETTER_HIGHER},
+    {.path = "/link/cap_speed_gts", .title = "cap GT/s", .decimals = 1},
+    {.path = "/link/cap_width", .title = "cap x"},
+    {.path = "/verdict", .title = "link", .bad = "degraded,down"},
+    {.path = "/lost_gbps",
+     .title = "lost GB/s",
+     .decimals = 2,
+     .better = PS_BETTER_LOWER,
+     .flags = PS_COL_OPTIONAL},
+};
+
+static const struct ps_col pcie_name_cols[] = {
+    {.path = "/address", .title = "address", .flags = PS_COL_KEY},
+    {.path = "/link/aspm_enabled", .title = "ASPM", .flags = PS_COL_OPTIONAL},
+    {.path = "/vendor_name", .title = "vendor"},
+    {.path = "/device_name", .title = "device", .flags = PS_COL_WIDE},
+};
+
+static const struct ps_col drive_cols[] = {
+    {.path = "/name", .title = "name", .flags = PS_COL_KEY},
+    {.path = "/id", .title = "id", .flags = PS_COL_DEVICE},
+    {.path = "/transport", .title = "bus"},
+    {.path = "/size_bytes", .title = "size", .fmt = PS_FMT_BYTES},
+    {.path = "/logical_sector", .title = "lsec"},
+    {.path = "/physical_sector", .title = "psec"},
+    {.path = "/link", .title = "link"},
+    {.path = "/rotational", .title = "rotating", .fmt = PS_FMT_BOOL},
+    {.path = "/removable", .title = "removable", .fmt = PS_FMT_BOOL, .flags = PS_COL_OPTIONAL},
+    {.path = "/boot_device", .title = "stick", .fmt = PS_FMT_BOOL},
+};
+
+static const struct ps_col drive_id_cols[] = {
+    {.path = "/name", .title = "name", .flags = PS_COL_KEY},
+    {.path = "/firmware", .title = "firmware"},
+    {.path = "/serial", .title = "serial"},
+    {.path = "/model", .title = "model", .flags = PS_COL_WIDE},
+};
+
+static const struct ps_col nic_cols[] = {
+    {.path = "/name", .title = "name", .flags = PS_COL_KEY},
+    {.path = "/id", .title = "id", .flags = PS_COL_DEVICE},
+    {.path = "/driver", .title = "driver"},
+    {.path = "/mac", .title = "mac"},
+    {.path = "/carrier", .title = "link", .fmt = PS_FMT_BOOL},
+    {.path = "/speed_mbps", .title = "Mb/s", .better = PS_BETTER_HIGHER},
+    {.path = "/duplex", .title = "duplex"},
+    {.path = "/mtu", .title = "mtu"},
+    {.path = "/rx_queues", .title = "rxq", .flags = PS_COL_OPTIONAL},
+    {.path = "/tx_queues", .title = "txq", .flags = PS_COL_OPTIONAL},
+    {.path = "/msix_vectors", .title = "msix", .flags = PS_COL_OPTIONAL},
+    {.path = "/firmware", .title = "firmware", .flags = PS_COL_OPTIONAL},
+};
+
+static const struct ps_col memory_cols[] = {
+    {.path = "/memory/total_bytes", .title = "total", .fmt = PS_FMT_IBYTES},
+    {.path = "/memory/slots_total", .title = "slots"},
+    {.path = "/memory/slots_populated", .title = "populated"},
+    {.path = "/memory/channels_smbios", .title = "channels (slot names)"},
+    {.path = "/memory/channels_populated", .title = "channels (controller)"},
+    {.path = "/memory/channels_present", .title = "controller channels"},
+    {.path = "/memory/imc/family", .title = "controller registers"},
+    {.path = "/memory/imc/reason", .title = "controller not read", .flags = PS_COL_WIDE},
+    {.path = "/memory/source", .title = "slots read from"},
+};
+
+static const struct ps_col dimm_cols[] = {
+    {.path = "/locator", .title = "slot", .flags = PS_COL_KEY},
+    {.path = "/channel", .title = "ch"},
+    {.path = "/size_bytes", .title = "size", .fmt = PS_FMT_IBYTES},
+    {.path = "/type", .title = "type"},
+    {.path = "/speed_mts", .title = "MT/s"},
+    {.path = "/configured_speed_mts", .title = "at MT/s"},
+    {.path = "/rank", .title = "rank", .flags = PS_COL_OPTIONAL},
+    {.path = "/ecc", .title = "ECC", .fmt = PS_FMT_BOOL, .flags = PS_COL_OPTIONAL},
+    {.path = "/manufacturer", .title = "maker"},
+    {.path = "/part_number", .title = "part", .flags = PS_COL_WIDE},
+};
+
+static const struct ps_col imc_cols[] = {
+    {.path = "/channel", .title = "channel", .flags = PS_COL_KEY},
+    {.path = "/populated", .title = "populated", .fmt = PS_FMT_BOOL},
+    {.path = "/type", .title = "type"},
+    {.path = "/ecc", .title = "ECC", .fmt = PS_FMT_BOOL},
+    {.path = "/dimms/0/present", .title = "DIMM 0", .fmt = PS_FMT_BOOL},
+    {.path = "/dimms/0/size_bytes", .title = "size", .fmt = PS_FMT_IBYTES},
+    {.path = "/dimms/1/present", .title = "DIMM 1", .fmt = PS_FMT_BOOL},
+    {.path = "/dimms/1/size_bytes", .title = "size", .fmt = PS_FMT_IBYTES},
+};
+
+static const struct ps_col edac_cols[] = {
+    {.path = "/mc", .title = "mc", .flags = PS_COL_KEY},
+    {.path = "/name", .title = "dimm", .flags = PS_COL_KEY},
+    {.path = "/ce", .title = "corrected", .better = PS_BETTER_LOWER},
+    {.path = "/ue", .title = "uncorrected", .better = PS_BETTER_LOWER},
+    {.path = "/label", .title = "label", .flags = PS_COL_WIDE},
+};
+
+/* What can change a figure besides the hardware: compare lists its differences. */
+static const struct ps_col env_cols[] = {
+    {.path = "/probestick/version", .title = "probestick"},
+    {.path = "/probestick/image_manifest/probestick_version", .title = "image"},
+    {.path = "/probestick/image_manifest/kernel/package_version", .title = "kernel package"},
+    {.path = "/probestick/image_manifest/files/.config/sha256", .title = "build config"},
+    {.path = "/machine/kernel_cmdline", .title = "command line"},
+    {.path = "/environment/cpufreq/driver", .title = "cpufreq driver"},
+    {.path = "/environment/cpufreq/governor", .title = "governor"},
+    {.path = "/environment/cpufreq/min_khz", .title = "policy min", .unit = "kHz"},
+    {.path = "/environment/cpufreq/max_khz", .title = "policy max", .unit = "kHz"},
+    {.path = "/environment/cpufreq/hw_max_khz", .title = "cpu max", .unit = "kHz"},
+    {.path = "/environment/cpufreq/boost", .title = "boost", .fmt = PS_FMT_BOOL},
+    {.path = "/environment/cpufreq/energy_performance_preference", .title = "energy pref"},
+    {.path = "/environment/cpuidle_driver", .title = "idle driver"},
+    {.path = "/environment/smt/control", .title = "SMT"},
+    {.path = "/environment/smt/active", .title = "SMT active", .fmt = PS_FMT_BOOL},
+    {.path = "/environment/transparent_hugepage", .title = "huge pages"},
+    {.path = "/probestick/plan_steps", .title = "plan steps"},
+    {.path = "/probestick/config/stream", .title = "stream"},
+};
+
+static const struct ps_col mitigation_cols[] = {
+    {.path = "/name", .title = "vulnerability", .flags = PS_COL_KEY},
+    {.path = "/state", .title = "state", .flags = PS_COL_WIDE},
+};
+
+static const struct ps_col temp_cols[] = {
+    {.path = "/sensor", .title = "sensor", .flags = PS_COL_KEY},
+    {.path = "/max_c", .title = "max", .unit = "C", .better = PS_BETTER_LOWER},
+};
+
+static const struct ps_col coldplug_cols[] = {
+    {.path = "/module", .title = "module", .flags = PS_COL_KEY},
+    {.path = "/error", .title = "error", .flags = PS_COL_WIDE},
+};
+
+static const struct ps_block blocks[] = {
+    {.kind = PS_BLOCK_KV,
+     .id = "machine",
+     .title = "Machine",
+     .rows = "",
+     .cols = PS_COLS(machine_cols),
+     .flags = PS_BLOCK_ENV},
+    {.kind = PS_BLOCK_KV,
+     .id = "boot",
+     .title = "Boot and Secure Boot",
+     .rows = "/boot",
+     .cols = PS_COLS(boot_cols),
+     .flags = PS_BLOCK_ENV},
+    {.kind = PS_BLOCK_TABLE,
+     .id = "pcie",
+     .title = "PCI functions",
+     .rows = "/pcie",
+     .cols = PS_COLS(pcie_cols),
+     .flags = PS_BLOCK_ENV,
+     .empty = "none found",
+     .note = "link: ok, limited (the weaker end's best), degraded (below both ends)"},
+    {.kind = PS_BLOCK_TABLE,
+     .id = "pcie_names",
+     .rows = "/pcie",
+     .when = "/vendor_name",
+     .cols = PS_COLS(pcie_name_cols),
+     .flags = PS_BLOCK_ENV},
+    {.kind = PS_BLOCK_TABLE,
+     .id = "drives",
+     .title = "Drives",
+     .rows = "/drives",
+     .cols = PS_COLS(drive_cols),
+     .flags = PS_BLOCK_ENV,
+     .empty = "none found",
+     .note = "the stick probestick booted from is never a test target"},
+    {.kind = PS_BLOCK_TABLE,
+     .id = "drive_ids",
+     .rows = "/drives",
+     .cols = PS_COLS(drive_id_cols),
+     .flags = PS_BLOCK_ENV},
+    {.kind = PS_BLOCK_TABLE,
+     .id = "nics",
+     .title = "Network interfaces",
+     .rows = "/nics",
+     .cols = PS_COLS(nic_cols),
+     .flags = PS_BLOCK_ENV,
+     .empty = "none found"},
+    {.kind = PS_BLOCK_KV,
+     .id = "memory",
+     .title = "Memory",
+     .rows = "",
+     .cols = PS_COLS(memory_cols),
+     .flags = PS_BLOCK_ENV},
+    {.kind = PS_BLOCK_TABLE,
+     .id = "dimms",
+     .rows = "/memory/dimms",
+     .when = "/populated",
+     .cols = PS_COLS(dimm_cols),
+     .flags = PS_BLOCK_ENV},
+    {.kind = PS_BLOCK_KV,
+     .id = "environment",
+     .title = "Conditions of the run (what can change a figure)",
+     .rows = "",
+     .cols = PS_COLS(env_cols),
+     .flags = PS_BLOCK_ENV},
+    {.kind = PS_BLOCK_TABLE,
+     .id = "mitigations",
+     .title = "CPU vulnerabilities and their mitigations",
+     .rows = "/environment/mitigations",
+     .cols = PS_COLS(mitigation_cols),
+     .flags = PS_BLOCK_ENV},
+    {.kind = PS_BLOCK_TABLE,
+     .id = "temperatures",
+     .title = "Temperatures at the inventory (hottest input per sensor)",
+     .rows = "/environment/temperatures",
+     .cols = PS_COLS(temp_cols),
+     .flags = PS_BLOCK_ENV},
+    {.kind = PS_BLOCK_TABLE,
+     .id = "imc",
+     .title = "Memory controller channels (its registers)",
+     .rows = "/memory/imc/channels",
+     .cols = PS_COLS(imc_cols),
+     .flags = PS_BLOCK_ENV},
+    {.kind = PS_BLOCK_TABLE,
+     .id = "edac",
+     .title = "ECC errors since boot (EDAC)",
+     .rows = "/memory/edac/dimms",
+     .cols = PS_COLS(edac_cols)},
+    {.kind = PS_BLOCK_TABLE,
+     .id = "coldplug_failed",
+     .title = "Drivers that failed to load",
+     .rows = "/coldplug/failed",
+     .cols = PS_COLS(coldplug_cols),
+     .flags = PS_BLOCK_ENV},
+};
+
+static const struct ps_view view = {
+    .name = "inventory",
+    .version = DATA_VERSION,
+    .scope = PS_SCOPE_REPORT,
+    .blocks = PS_BLOCKS(blocks),
+};
 
 static const struct ps_step_ops inventory_ops = {
     .abi = PS_STEP_ABI,
     .name = "inventory",
     .title = "machine, PCIe links, drives, NICs, memory",
     .plans = PS_PLAN_QUICK | PS_PLAN_FULL,
-    .needs = 0,
     .order = 0,
+    .data_version = DATA_VERSION,
+    .view = &view,
     .run = run,
 };
 PS_STEP_REGISTER(inventory_ops);

@@ -1,0 +1,499 @@
+/* menu.c - the interactive menu: plain text and single keys, so VGA and serial
+ * consoles work alike; a test drives it through a pipe. */
+#include "cli/menu.h"
+#include "cli/console.h"
+#include "core/plan.h"
+#include "core/scratch.h"
+#include "core/util.h"
+#include "hw/drive_use.h"
+#include "hw/inventory.h"
+#include "report/compare.h"
+#include "report/index.h"
+#include "report/report.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PAGE_LINES 20
+
+const char *ps_action_name(enum ps_action a)
+{
+	switch (a) {
+	case PS_ACT_REBOOT:
+		return "reboot";
+	case PS_ACT_POWEROFF:
+		return "poweroff";
+	default:
+		return "shell";
+	}
+}
+
+/* Wait for a key; -ENODEV when no terminal can give one any more. */
+static int get_key(struct ps_console *con)
+{
+	for (;;) {
+		int k = ps_console_key(con, -1);
+
+		if (k != -ETIMEDOUT)
+			return k;
+	}
+}
+
+void ps_page_text(struct ps_console *con, const char *text)
+{
+	const char *p = text;
+	int lines = 0;
+
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) + 1 : strlen(p);
+
+		ps_console_write(con, p, len);
+		if (!nl)
+			ps_console_write(con, "\n", 1);
+		p += len;
+		if (++lines == PAGE_LINES && *p) {
+			int k;
+
+			ps_console_printf(con, "-- more: any key for the next page, q to stop --");
+			k = get_key(con);
+			ps_console_printf(con, "\r%50s\r", "");
+			if (k < 0 || k == 'q' || k == 'Q')
+				return;
+			lines = 0;
+		}
+	}
+}
+
+static void show_report(struct ps_menu_env *env)
+{
+	json_object *r;
+	char err[1024];
+	char *text;
+
+	if (!env->last_report[0]) {
+		ps_console_printf(env->con, "No report yet: run a plan first (1, 2 or 3).\n");
+		return;
+	}
+	if (ps_report_load(env->last_report, &r, err, sizeof(err)) < 0) {
+		ps_console_printf(env->con, "Cannot show the report: %s\n", err);
+		return;
+	}
+	text = ps_report_text(r, ps_views(), 0);
+	ps_console_printf(env->con, "Report %s\n", env->last_report);
+	ps_page_text(env->con, text);
+	free(text);
+	json_object_put(r);
+}
+
+static void run(struct ps_menu_env *env, const char *plan, const char *csv)
+{
+	char dir[PATH_MAX] = "";
+	int ret = env->run_plan(env->arg, plan, csv, dir, sizeof(dir));
+
+	if (dir[0])
+		snprintf(env->last_report, sizeof(env->last_report), "%s", dir);
+	if (ret < 0)
+		ps_console_printf(env->con, "The %s plan ended with an error: %s\n", plan,
+				  strerror(-ret));
+}
+
+static char step_key(size_t i)
+{
+	return i < 26 ? (char)('a' + i) : (char)('A' + (i - 26));
+}
+
+/* Returns false when input ended. */
+static bool choose_steps(struct ps_menu_env *env)
+{
+	size_t n = env->n_steps > 52 ? 52 : env->n_steps;
+	bool chosen[52] = {false};
+
+	for (size_t i = 0; i < n; i++)
+		chosen[i] = env->steps[i]->plans & PS_PLAN_QUICK;
+	for (;;) {
+		int k;
+
+		ps_console_printf(env->con, "\nChoose steps (a key toggles one):\n");
+		for (size_t i = 0; i < n; i++)
+			ps_console_printf(env->con, "  %c [%c] %-14s %s\n", step_key(i),
+					  chosen[i] ? 'x' : ' ', env->steps[i]->name,
+					  env->steps[i]->title ? env->steps[i]->title : "");
+		ps_console_printf(env->con, "Enter runs the chosen steps, 0 goes back: ");
+		k = get_key(env->con);
+		ps_console_printf(env->con, "\n");
+		if (k < 0)
+			return false;
+		if (k == '0' || k == 27)
+			return true;
+		if (k == '\r' || k == '\n') {
+			char csv[2048] = "";
+			size_t used = 0;
+
+			for (size_t i = 0; i < n; i++) {
+				if (!chosen[i])
+					continue;
+				used += (size_t)snprintf(csv + used, sizeof(csv) - used, "%s%s",
+							 used ? "," : "", env->steps[i]->name);
+				if (used >= sizeof(csv))
+					break;
+			}
+			if (!csv[0]) {
+				ps_console_printf(env->con, "No step chosen.\n");
+				continue;
+			}
+			run(env, "custom", csv);
+			return true;
+		}
+		for (size_t i = 0; i < n; i++)
+			if (k == step_key(i))
+				chosen[i] = !chosen[i];
+	}
+}
+
+#define PICK_MAX 26
+
+/* Compare the runs chosen from the stick's; the oldest is the baseline. */
+static void compare_chosen(struct ps_menu_env *env, const struct ps_index *idx, const bool *chosen,
+			   size_t n)
+{
+	const char *paths[PS_CMP_MAX_RUNS];
+	struct ps_doc *docs[PS_CMP_MAX_RUNS];
+	char err[PATH_MAX + 600];
+	struct ps_cmp *c;
+	size_t k = 0;
+	char *text;
+	int ret;
+
+	for (size_t i = n; i-- > 0;)
+		if (chosen[i] && k < PS_CMP_MAX_RUNS)
+			paths[k++] = idx->runs[i].path;
+	if (k < 2) {
+		ps_console_printf(env->con, "Choose two runs or more.\n");
+		return;
+	}
+	if (ps_compare_load(paths, k, ps_views(), docs, err, sizeof(err)) < 0) {
+		ps_console_printf(env->con, "Cannot compare: %s\n", err);
+		return;
+	}
+	c = ps_compare((const struct ps_doc *const *)docs, paths, k);
+	if (c) {
+		text = ps_compare_text(c);
+		ps_page_text(env->con, text);
+		free(text);
+		text = ps_compare_html(c);
+		ret = ps_write_atomic(env->reports_root, "compare.html", text, strlen(text));
+		free(text);
+		if (ret == 0) {
+			ps_index_write(env->reports_root);
+			ps_console_printf(env->con,
+					  "Saved as %s/compare.html (linked from index.html).\n",
+					  env->reports_root);
+		} else {
+			ps_console_printf(env->con, "compare.html could not be saved in %s: %s\n",
+					  env->reports_root, strerror(-ret));
+		}
+	}
+	ps_compare_free(c);
+	for (size_t i = 0; i < k; i++)
+		ps_doc_free(docs[i]);
+}
+
+/* Returns false when input ended. */
+static bool compare_runs(struct ps_menu_env *env)
+{
+	struct ps_index idx;
+	bool chosen[PICK_MAX] = {false};
+	size_t n, picked = 0;
+
+	if (!env->reports_root || ps_index_scan(env->reports_root, &idx) < 0 || idx.n < 2) {
+		ps_console_printf(env->con,
+				  "Fewer than two runs on the stick: nothing to compare yet.\n");
+		if (env->reports_root)
+			ps_index_free(&idx);
+		return true;
+	}
+	n = idx.n < PICK_MAX ? idx.n : PICK_MAX;
+	/* the newest two readable runs of the newest run's machine */
+	for (size_t i = 0; i < n && picked < 2; i++)
+		if (idx.runs[i].state != PS_RUN_UNREADABLE &&
+		    strcmp(idx.runs[i].machine_dir, idx.runs[0].machine_dir) == 0) {
+			chosen[i] = true;
+			picked++;
+		}
+	for (;;) {
+		int k;
+
+		ps_console_printf(env->con, "\nCompare runs (a key toggles one; newest first):\n");
+		for (size_t i = 0; i < n; i++) {
+			const struct ps_index_run *r = &idx.runs[i];
+
+			ps_console_printf(env->con, "  %c [%c] %.20s %-6.6s %-28.28s %s\n",
+					  (char)('a' + i), chosen[i] ? 'x' : ' ', r->created,
+					  r->plan[0] ? r->plan : "?",
+					  r->machine[0] ? r->machine : r->machine_dir,
+					  r->state == PS_RUN_COMPLETE	  ? "complete"
+					  : r->state == PS_RUN_INCOMPLETE ? "incomplete"
+									  : "unreadable");
+		}
+		ps_console_printf(env->con, "Enter compares the chosen runs, 0 goes back: ");
+		k = get_key(env->con);
+		ps_console_printf(env->con, "\n");
+		if (k < 0) {
+			ps_index_free(&idx);
+			return false;
+		}
+		if (k == '0' || k == 27)
+			break;
+		if (k == '\r' || k == '\n') {
+			compare_chosen(env, &idx, chosen, n);
+			break;
+		}
+		if (k >= 'a' && k < 'a' + (int)n)
+			chosen[k - 'a'] = !chosen[k - 'a'];
+	}
+	ps_index_free(&idx);
+	return true;
+}
+
+static int confirm(struct ps_menu_env *env, const char *what)
+{
+	int k;
+
+	ps_console_printf(env->con, "%s now? y to confirm, any other key goes back: ", what);
+	k = get_key(env->con);
+	ps_console_printf(env->con, "\n");
+	if (k < 0)
+		return -1;
+	return k == 'y' || k == 'Y';
+}
+
+/* A line typed on the console, echoed: Enter ends it, Esc gives up (-ECANCELED). */
+static int get_line(struct ps_menu_env *env, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (;;) {
+		int k = get_key(env->con);
+
+		if (k < 0)
+			return k;
+		if (k == '\r' || k == '\n') {
+			ps_console_printf(env->con, "\n");
+			return (int)n;
+		}
+		if (k == 27) {
+			ps_console_printf(env->con, "\n");
+			return -ECANCELED;
+		}
+		if ((k == 127 || k == 8) && n) {
+			buf[--n] = '\0';
+			ps_console_printf(env->con, "\b \b");
+			continue;
+		}
+		if (k >= 32 && k < 127 && n + 1 < len) {
+			buf[n++] = (char)k;
+			buf[n] = '\0';
+			ps_console_printf(env->con, "%c", k);
+		}
+	}
+}
+
+static void toggle_surface(struct ps_menu_env *env)
+{
+	bool full = strcmp(env->cfg->surface, "full") == 0;
+
+	snprintf(env->cfg->surface, sizeof(env->cfg->surface), "%s", full ? "sampled" : "full");
+	ps_console_printf(env->con, "The full plan's surface scan is now %s: %s.\n",
+			  env->cfg->surface,
+			  full ? "the first and last GiB and 1 % of the rest of each drive"
+			       : "every sector of each drive (hours on a large disk)");
+}
+
+/* The burn-in's budget, one key press at a time: the full plan's default, then longer. */
+static void cycle_burnin(struct ps_menu_env *env)
+{
+	static const char *const budgets[] = {"", "10m", "1h", "4h"};
+	size_t i = 0;
+
+	while (i < PS_ARRAY_SIZE(budgets) && strcmp(env->cfg->burnin, budgets[i]) != 0)
+		i++;
+	i = i + 1 < PS_ARRAY_SIZE(budgets) ? i + 1 : 0;
+	snprintf(env->cfg->burnin, sizeof(env->cfg->burnin), "%s", budgets[i]);
+	ps_console_printf(
+	    env->con, "The burn-in (full plan, or step burnin) now runs %s; any key stops it.\n",
+	    budgets[i][0] ? budgets[i] : "60s, the full plan's default");
+}
+
+/*
+ * Name a scratch drive: show every drive and what it holds, then take the
+ * serial typed in full. The decision is core/scratch.c's, the one disk_write
+ * makes again before it writes. Returns false when input ended.
+ */
+static bool confirm_scratch(struct ps_menu_env *env)
+{
+	struct ps_inventory inv = {0};
+	struct ps_inventory_opts o = {.root = env->root ? env->root : "", .module_fd = -1};
+	char serial[PS_SCRATCH_SERIAL], why[512];
+	const struct ps_drive *pick = NULL;
+	struct ps_drive_use use;
+	int n;
+
+	ps_inventory_take(&inv, &o);
+	ps_console_printf(env->con,
+			  "\nDrives and what they hold (the boot stick is never written):\n");
+	for (size_t i = 0; i < inv.n_drives; i++) {
+		const struct ps_drive *d = &inv.drives[i];
+		char path[PATH_MAX], text[2048];
+
+		if (d->boot_device)
+			continue;
+		ps_path(path, sizeof(path), o.root, "/dev/%s", d->name);
+		ps_drive_use_read(o.root, d->name, path, &use);
+		ps_drive_use_text(&use, text, sizeof(text));
+		ps_console_printf(env->con, "  %s  %s  serial %s  %.1f GB\n%s", d->name,
+				  d->model[0] ? d->model : "(no model)",
+				  d->serial[0] ? d->serial : "(none)",
+				  d->size_bytes > 0 ? (double)d->size_bytes / 1e9 : 0.0, text);
+	}
+	ps_console_printf(env->con, "disk_write OVERWRITES the drive you name. Type its serial in "
+				    "full (Enter or Esc goes back): ");
+	n = get_line(env, serial, sizeof(serial));
+	if (n == -ENODEV) {
+		ps_inventory_free(&inv);
+		return false;
+	}
+	for (size_t i = 0; n > 0 && i < inv.n_drives && !pick; i++)
+		if (strcmp(inv.drives[i].serial, serial) == 0)
+			pick = &inv.drives[i];
+	if (n > 0 && !pick) {
+		ps_console_printf(env->con, "No drive has serial '%s': nothing confirmed.\n",
+				  serial);
+	} else if (pick) {
+		struct ps_scratch_list l = {.n = 1};
+		char path[PATH_MAX];
+		size_t used = strlen(env->cfg->scratch);
+
+		snprintf(l.serial[0], sizeof(l.serial[0]), "%s", serial);
+		ps_path(path, sizeof(path), o.root, "/dev/%s", pick->name);
+		ps_drive_use_read(o.root, pick->name, path, &use);
+		if (ps_scratch_decide(pick, &use, &l, why, sizeof(why)) != PS_SCRATCH_OK) {
+			ps_console_printf(env->con, "%s is refused: %s.\n", pick->name, why);
+		} else if (used + strlen(serial) + 2 > sizeof(env->cfg->scratch)) {
+			ps_console_printf(env->con, "Too many scratch drives named already.\n");
+		} else {
+			snprintf(env->cfg->scratch + used, sizeof(env->cfg->scratch) - used, "%s%s",
+				 used ? "," : "", serial);
+			ps_console_printf(env->con,
+					  "%s (serial %s) is confirmed as scratch: disk_write will "
+					  "overwrite it in the plans run from this menu.\n",
+					  pick->name, serial);
+		}
+	}
+	ps_inventory_free(&inv);
+	return true;
+}
+
+/* The terminal went away (or a test's keys ran out): a shell is the harmless way out. */
+static enum ps_action no_input(struct ps_menu_env *env)
+{
+	ps_console_printf(env->con, "\nNo more input: leaving the menu for a shell.\n");
+	return PS_ACT_SHELL;
+}
+
+enum ps_action ps_menu_run(struct ps_menu_env *env)
+{
+	bool redraw = true;
+
+	for (;;) {
+		int k, c;
+
+		if (redraw)
+			ps_console_printf(
+			    env->con,
+			    "\nprobestick menu\n"
+			    "  1  run the quick plan\n"
+			    "  2  run the full plan\n"
+			    "  3  choose steps and run them\n"
+			    "  4  show the last report\n"
+			    "  8  compare runs on this stick\n"
+			    "  5  shell\n"
+			    "  6  reboot\n"
+			    "  7  power off\n"
+			    "  9  serve: be the peer of another stick\n"
+			    "  s  surface scan of the full plan: %s\n"
+			    "  w  name a scratch drive for disk_write (%s)\n"
+			    "  b  burn-in budget: %s\n"
+			    "Press 1-9, s, w or b: ",
+			    env->cfg ? env->cfg->surface : "sampled",
+			    env->cfg && env->cfg->scratch[0] ? env->cfg->scratch : "none named",
+			    env->cfg && env->cfg->burnin[0] ? env->cfg->burnin : "60s");
+		redraw = true;
+		k = get_key(env->con);
+		if (k < 0) {
+			ps_console_printf(env->con,
+					  "\nNo more input: leaving the menu for a shell.\n");
+			return PS_ACT_SHELL;
+		}
+		if (k == '\r' || k == '\n' || k == ' ') {
+			redraw = false;
+			continue;
+		}
+		ps_console_printf(env->con, "%c\n", k >= 32 && k < 127 ? k : '?');
+		switch (k) {
+		case '1':
+			run(env, "quick", NULL);
+			break;
+		case '2':
+			run(env, "full", NULL);
+			break;
+		case '3':
+			if (!choose_steps(env))
+				return no_input(env);
+			break;
+		case '4':
+			show_report(env);
+			break;
+		case '8':
+			if (!compare_runs(env))
+				return no_input(env);
+			break;
+		case '9':
+			if (env->serve)
+				env->serve(env->arg);
+			else
+				ps_console_printf(env->con, "Server mode is not built in.\n");
+			break;
+		case '5':
+			return PS_ACT_SHELL;
+		case '6':
+		case '7':
+			c = confirm(env, k == '6' ? "Reboot" : "Power off");
+			if (c < 0)
+				return no_input(env);
+			if (c)
+				return k == '6' ? PS_ACT_REBOOT : PS_ACT_POWEROFF;
+			break;
+		case 's':
+		case 'w':
+		case 'b':
+			if (!env->cfg)
+				ps_console_printf(env->con, "Not available here.\n");
+			else if (k == 's')
+				toggle_surface(env);
+			else if (k == 'b')
+				cycle_burnin(env);
+			else if (!confirm_scratch(env))
+				return no_input(env);
+			break;
+		default:
+			ps_console_printf(
+			    env->con, "Not a menu item: press a digit from 1 to 9, s, w or b.\n");
+			break;
+		}
+	}
+}

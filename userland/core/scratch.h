@@ -1,0 +1,63 @@
+/*
+ * scratch.h - which drives a step may write: a scratch drive is named by its
+ * serial (probestick.cfg scratch=SERIAL[,SERIAL], --scratch SERIAL, or the
+ * menu's typed confirmation) and is refused, with the reason, when it is the
+ * boot stick, holds a mounted filesystem or swap, or is an active md/LVM/dm
+ * member. One decision for every writing step (disk_write, arrays).
+ */
+#ifndef PS_CORE_SCRATCH_H
+#define PS_CORE_SCRATCH_H
+
+#include "core/config.h"
+#include "hw/drive_use.h"
+#include "hw/inventory.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define PS_SCRATCH_MAX	  16
+#define PS_SCRATCH_SERIAL 96
+
+struct ps_scratch_list {
+	char serial[PS_SCRATCH_MAX][PS_SCRATCH_SERIAL];
+	size_t n;
+};
+
+enum ps_scratch_verdict {
+	PS_SCRATCH_OK = 0,
+	PS_SCRATCH_NOT_NAMED, /* no confirmation named this drive's serial */
+	PS_SCRATCH_NO_SERIAL, /* the drive reports no serial: it cannot be named */
+	PS_SCRATCH_BOOT,      /* the stick probestick booted from */
+	PS_SCRATCH_MOUNTED,   /* a filesystem on it is mounted */
+	PS_SCRATCH_SWAP,      /* swap is on it */
+	PS_SCRATCH_HELD,      /* an active md array or dm/LVM device sits on it */
+	PS_SCRATCH_UNREAD,    /* what it holds could not be read, so it cannot be shown */
+};
+
+/* "ok", "not_named", "no_serial", "boot_stick", "mounted", "swap", "in_use", "unread". */
+const char *ps_scratch_verdict_name(enum ps_scratch_verdict v);
+
+/*
+ * Parse a scratch= value: serials separated by commas, blanks around them
+ * dropped. 0, or -EINVAL with why (an empty serial, a control byte, too
+ * many, too long). Pure.
+ */
+int ps_scratch_parse(const char *csv, struct ps_scratch_list *l, char *why, size_t whylen);
+
+/* True when cfg names at least one scratch serial (the step can have a target). */
+bool ps_scratch_named(const struct ps_config *cfg);
+
+/* True when serial is in the list (exact, after trimming blanks). */
+bool ps_scratch_listed(const struct ps_scratch_list *l, const char *serial);
+
+/*
+ * May drive d be written? Pure: d is the inventory's drive, use what it holds
+ * and how it is used (hw/drive_use.h), named the confirmed serials. The reason
+ * a person reads goes to why. Refusals win over a confirmation: the boot stick,
+ * a mounted or swap or held drive is refused even when named.
+ */
+enum ps_scratch_verdict ps_scratch_decide(const struct ps_drive *d, const struct ps_drive_use *use,
+					  const struct ps_scratch_list *named, char *why,
+					  size_t whylen);
+
+#endif

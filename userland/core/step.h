@@ -1,0 +1,143 @@
+/*
+ * step.h - one plan step = one file filling one struct ps_step_ops (fio's
+ * ioengine_ops): what it needs, how to run it, how its data is shown. The
+ * core checks every step as it registers, takes the inventory before any
+ * step that runs after it, and records findings, verdicts and progress.
+ */
+#ifndef PS_STEP_H
+#define PS_STEP_H
+
+#include "hw/inventory.h"
+#include "report/view.h"
+
+#include <json-c/json.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Bump when struct ps_step_ops or struct ps_ctx change shape. */
+#define PS_STEP_ABI 2
+
+enum ps_status {
+	PS_PASS = 0,
+	PS_WARN,
+	PS_FAIL,  /* the hardware failed the test: a finding, not a crash */
+	PS_ERROR, /* the step itself could not run (missing file, errno) */
+	PS_SKIPPED,
+	PS_ABORTED, /* the user pressed a key */
+};
+
+/* Plans a step belongs to; a plan's level is also the depth a step runs at. */
+#define PS_PLAN_QUICK (1U << 0)
+#define PS_PLAN_FULL  (1U << 1)
+/* Never in a default plan: runs only when steps= (or --steps) names it (array: destructive). */
+#define PS_PLAN_NAMED (1U << 2)
+
+/* What a step needs; the core skips the step, with the reason, when absent. */
+#define PS_NEED_ROOT	(1U << 0)
+#define PS_NEED_MODULE	(1U << 1) /* /dev/probestick open */
+#define PS_NEED_SCRATCH (1U << 2) /* a confirmed scratch drive: writes */
+
+struct ps_config;
+struct ps_step_run; /* the core's bookkeeping of the running step */
+
+struct ps_plan_info {
+	const char *name;   /* "quick", "full", "custom" */
+	unsigned int level; /* PS_PLAN_QUICK or PS_PLAN_FULL: how deep the steps go */
+};
+
+struct ps_ctx {
+	const char *root; /* "" on a live system; a fixture tree in tests */
+	const struct ps_plan_info *plan;
+	const struct ps_config *cfg;
+	struct ps_inventory *inv;	   /* taken before every step that runs after "inventory" */
+	json_object *data;		   /* this step's data{}: what its view shows */
+	int module_fd;			   /* open /dev/probestick, or -1 */
+	volatile sig_atomic_t *abort_flag; /* set when the user asks to abort */
+	struct ps_step_run *run;	   /* core-owned: findings, verdicts, progress */
+};
+
+struct ps_step_ops {
+	unsigned int abi;	    /* PS_STEP_ABI */
+	const char *name;	    /* [a-z0-9_]+, the name in plans and reports */
+	const char *title;	    /* one line for the menu */
+	unsigned int plans;	    /* PS_PLAN_* */
+	unsigned int needs;	    /* PS_NEED_* */
+	int order;		    /* position in a plan, lower first */
+	const char *after;	    /* a step that must run first (its inputs), or NULL */
+	unsigned int data_version;  /* of data{}; bump when a field's meaning changes */
+	const struct ps_view *view; /* how data{} is shown; required, checked at registration */
+	/* Returns an enum ps_status, or a negative errno when it could not run. */
+	int (*run)(struct ps_ctx *ctx);
+	/* Optional: seconds the step will take on this inventory at ctx->plan's level. */
+	double (*estimate_s)(const struct ps_ctx *ctx);
+};
+
+/* Register a step from its own file; the core validates it at start-up. */
+#define PS_STEP_REGISTER(ops)                                                                      \
+	static const struct ps_step_ops *const ps_step_ptr_##ops                                   \
+	    __attribute__((used, section("ps_steps"), aligned(sizeof(void *)))) = &(ops)
+
+/* ---- findings and verdicts ---- */
+
+enum ps_severity { PS_SEV_INFO = 0, PS_SEV_WARN, PS_SEV_FAIL };
+const char *ps_severity_name(enum ps_severity s); /* "info", "warn", "fail" */
+
+/*
+ * A finding: what a step found, with the rule that decided it and, where it
+ * is a figure, the value, the limit it was held to and their unit, so that
+ * HTML, compare and exports use them without parsing the message.
+ */
+struct ps_finding {
+	enum ps_severity severity;
+	struct ps_dev_ref dev; /* kind PS_DEV_NONE: about the step or the plan */
+	const char *rule;      /* "read_error": reported as "<step>.read_error" */
+	double value, limit;   /* NAN when not a figure (PS_NO_VALUE) */
+	const char *unit;      /* "sectors", "MB/s", "%", or NULL */
+};
+#define PS_NO_VALUE (__builtin_nan(""))
+
+/* Add a finding to the running step; fmt gives the message a person reads. */
+void ps_find(struct ps_ctx *ctx, const struct ps_finding *f, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* A finding without figures, the common case. */
+void ps_findf(struct ps_ctx *ctx, enum ps_severity sev, struct ps_dev_ref dev, const char *rule,
+	      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/*
+ * The step examined dev: its verdict in this step is pass, with this rule
+ * and message, unless a warn or fail finding names the same device (the
+ * worst finding then decides). A device no step examined has no verdict.
+ */
+void ps_examined(struct ps_ctx *ctx, struct ps_dev_ref dev, const char *rule, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Why the step was skipped, aborted or could not run (steps[].reason). */
+void ps_step_reason(struct ps_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Explicit abort point (memtest86+'s BAILOUT): true when the step should stop. */
+bool ps_should_abort(const struct ps_ctx *ctx);
+/* ps_should_abort as an engine's should_stop hook, whose argument is the ctx. */
+static inline bool ps_should_abort_hook(void *ctx)
+{
+	return ps_should_abort(ctx);
+}
+
+const char *ps_status_name(enum ps_status s);
+
+/* ---- progress: the console renders it as a bar with rate and ETA ---- */
+
+/*
+ * Start a phase of the running step ("sda 1M QD8", "scan nvme0n1"): total
+ * units of work (0 when unknown: rate only), unit "B" (rates in MB/s), "s"
+ * (time-bounded work), or a plain word ("runs", "sectors").
+ */
+void ps_progress_phase(struct ps_ctx *ctx, const char *phase, uint64_t total, const char *unit);
+/* The phase grew (more runs than planned: a noisy figure): its new total. */
+void ps_progress_total(struct ps_ctx *ctx, uint64_t total);
+/* Work done so far in the phase; cheap, call it as often as you like. */
+void ps_progress_set(struct ps_ctx *ctx, uint64_t done);
+void ps_progress_add(struct ps_ctx *ctx, uint64_t delta);
+
+#endif

@@ -1,0 +1,58 @@
+/* step_run.h - the core's bookkeeping of the running step, behind struct ps_ctx (core only). */
+#ifndef PS_CORE_STEP_RUN_H
+#define PS_CORE_STEP_RUN_H
+
+#include "core/plan.h"
+#include "core/step.h"
+
+#include <json-c/json.h>
+#include <pthread.h>
+
+struct ps_progress {
+	pthread_mutex_t lock;
+	const struct ps_plan_ui *ui;
+	struct ps_progress_state st;
+	char phase[96], unit[16];
+	double phase_t0, last_emit;
+	/* (time, done) samples at least 0.5 s apart: the rate is taken over the last ones */
+	double t[12];
+	uint64_t d[12];
+	unsigned int nsamples;
+};
+
+struct ps_step_run {
+	const struct ps_step_ops *ops;
+	json_object *step;     /* steps[i] */
+	json_object *findings; /* steps[i].findings */
+	json_object
+	    *examined; /* devices ps_examined() named: kind, device, subject, rule, message */
+	char reason[512];
+	struct ps_progress progress;
+};
+
+/* Ready a run for ops over step (findings and examined arrays created). */
+void ps_step_run_init(struct ps_step_run *r, const struct ps_step_ops *ops, json_object *step,
+		      const struct ps_plan_ui *ui, size_t index, size_t n);
+void ps_step_run_done(struct ps_step_run *r);
+
+/* The worst severity among the findings: -1 when there are none above info. */
+int ps_findings_worst(json_object *findings);
+
+/*
+ * Per device, the verdict of this step: pass for every examined device,
+ * raised by warn and fail findings about the same device (matched by id,
+ * else by kind and subject); a device with a warn or fail finding has a
+ * verdict even when nothing said it was examined. A new JSON array.
+ */
+json_object *ps_step_verdicts(json_object *findings, json_object *examined);
+
+/* Rate (units/s) and ETA (s) from progress samples; NAN when unknown. Pure. */
+void ps_progress_estimate(const double *t, const uint64_t *d, unsigned int n, uint64_t total,
+			  double *rate, double *eta);
+
+/* A finding object built by the core itself (recorders' events); rule is used as it is. */
+void ps_finding_add_json(json_object *findings, const char *severity, const char *rule,
+			 const char *kind, const char *device, const char *subject,
+			 const char *message, double value, double limit, const char *unit);
+
+#endif

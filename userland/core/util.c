@@ -1,0 +1,207 @@
+/* util.c - small file and sysfs helpers shared by the core and the probes. */
+#include "core/util.h"
+#include "core/store.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <time.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdbool.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+char *ps_path(char *buf, size_t len, const char *root, const char *fmt, ...)
+{
+	va_list ap;
+	int n = snprintf(buf, len, "%s", root ? root : "");
+
+	if (n < 0 || (size_t)n >= len) {
+		buf[0] = '\0';
+		return buf;
+	}
+	va_start(ap, fmt);
+	vsnprintf(buf + n, len - n, fmt, ap);
+	va_end(ap);
+	return buf;
+}
+
+int ps_read_str(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (len == 0)
+		return -EINVAL;
+	buf[0] = '\0';
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	if (n < 0) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	close(fd);
+	buf[n] = '\0';
+	while (n > 0 && isspace((unsigned char)buf[n - 1]))
+		buf[--n] = '\0';
+	return (int)n;
+}
+
+/* One attribute's text as a number: signed (base 10, sysfs's -1 for "unknown") or unsigned (base
+ * 0). */
+static int parse_num(const char *text, bool is_signed, long long *s, unsigned long long *u)
+{
+	char buf[64], *end;
+	size_t n = strnlen(text, sizeof(buf) - 1);
+
+	memcpy(buf, text, n);
+	buf[n] = '\0';
+	while (n > 0 && isspace((unsigned char)buf[n - 1]))
+		buf[--n] = '\0';
+	if (n == 0)
+		return -ENODATA;
+	errno = 0;
+	if (is_signed)
+		*s = strtoll(buf, &end, 10);
+	else
+		*u = strtoull(buf, &end, 0);
+	if (errno || *end != '\0')
+		return -EINVAL;
+	return 0;
+}
+
+int ps_parse_u64(const char *text, uint64_t *val)
+{
+	unsigned long long v;
+	int ret = parse_num(text, false, NULL, &v);
+
+	if (ret == 0)
+		*val = v;
+	return ret;
+}
+
+int ps_parse_s64(const char *text, int64_t *val)
+{
+	long long v;
+	int ret = parse_num(text, true, &v, NULL);
+
+	if (ret == 0)
+		*val = v;
+	return ret;
+}
+
+int ps_read_u64(const char *path, uint64_t *val)
+{
+	char buf[64];
+	int n = ps_read_str(path, buf, sizeof(buf));
+
+	return n < 0 ? n : ps_parse_u64(buf, val);
+}
+
+int ps_read_s64(const char *path, int64_t *val)
+{
+	char buf[64];
+	int n = ps_read_str(path, buf, sizeof(buf));
+
+	return n < 0 ? n : ps_parse_s64(buf, val);
+}
+
+int ps_read_all(const char *path, char **data, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t cap = 4096, used = 0;
+	char *buf;
+
+	if (fd < 0)
+		return -errno;
+	buf = malloc(cap + 1);
+	if (!buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	for (;;) {
+		ssize_t n;
+
+		if (used == cap) {
+			char *bigger = realloc(buf, cap * 2 + 1);
+
+			if (!bigger) {
+				free(buf);
+				close(fd);
+				return -ENOMEM;
+			}
+			buf = bigger;
+			cap *= 2;
+		}
+		n = read(fd, buf + used, cap - used);
+		if (n < 0) {
+			int err = -errno;
+
+			if (errno == EINTR)
+				continue;
+			free(buf);
+			close(fd);
+			return err;
+		}
+		if (n == 0)
+			break;
+		used += n;
+	}
+	close(fd);
+	buf[used] = '\0';
+	*data = buf;
+	*len = used;
+	return 0;
+}
+
+int ps_link_name(const char *path, char *buf, size_t len)
+{
+	char target[PATH_MAX];
+	ssize_t n = readlink(path, target, sizeof(target) - 1);
+	const char *slash;
+
+	if (n < 0)
+		return -errno;
+	target[n] = '\0';
+	slash = strrchr(target, '/');
+	snprintf(buf, len, "%s", slash ? slash + 1 : target);
+	return 0;
+}
+
+int ps_write_atomic(const char *dir, const char *name, const void *data, size_t len)
+{
+	return ps_store_write(dir, name, data, len);
+}
+
+int ps_mkdirs(const char *path, unsigned int mode)
+{
+	return ps_store_mkdirs(path, mode);
+}
+
+double ps_round(double v, int decimals)
+{
+	double f = 1;
+
+	for (int i = 0; i < decimals; i++)
+		f *= 10;
+	/* beyond 2^53 a double has no fraction left to round */
+	if (v * f > 9e15 || v * f < -9e15)
+		return v;
+	return (double)(long long)(v * f + (v < 0 ? -0.5 : 0.5)) / f;
+}
+
+double ps_mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}

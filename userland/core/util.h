@@ -1,0 +1,60 @@
+/* util.h - small file and sysfs helpers shared by the core and the probes. */
+#ifndef PS_UTIL_H
+#define PS_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PS_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/*
+ * Every path the probes read goes through a root prefix: "" on a live
+ * system, a recorded fixture tree (tests/fixtures/...) in unit tests.
+ * ps_path() joins root and a printf-style path into buf; returns buf.
+ */
+char *ps_path(char *buf, size_t len, const char *root, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/*
+ * Read a small text file (sysfs attribute) into buf, NUL-terminated, with
+ * trailing white space removed. Returns the length or a negative errno.
+ */
+int ps_read_str(const char *path, char *buf, size_t len);
+
+/* Parse the file as an unsigned integer (base 0: "0x1f", "42"). 0 or -errno. */
+int ps_read_u64(const char *path, uint64_t *val);
+
+/* Parse the file as a signed decimal integer (sysfs's "-1" for unknown). 0 or -errno. */
+int ps_read_s64(const char *path, int64_t *val);
+
+/*
+ * The same parsers over an attribute's text as ps_read_str() leaves it
+ * (at most 63 bytes are looked at, trailing white space ignored): 0,
+ * -ENODATA when empty, -EINVAL when not a whole number in range. Pure.
+ */
+int ps_parse_u64(const char *text, uint64_t *val);
+int ps_parse_s64(const char *text, int64_t *val);
+
+/* Read a whole file (binary allowed) into a malloc'd buffer; -errno on error. */
+int ps_read_all(const char *path, char **data, size_t *len);
+
+/* Basename of a symlink's target (e.g. the driver of a device), or -errno. */
+int ps_link_name(const char *path, char *buf, size_t len);
+
+/*
+ * Write data to dir/name so that a cut leaves either the old file or the
+ * new one, never a torn one: ps_store_write() of the stick store
+ * (core/store.h), the one way files reach the stick; kept for its callers.
+ */
+int ps_write_atomic(const char *dir, const char *name, const void *data, size_t len);
+
+/* mkdir -p, each new folder synced (ps_store_mkdirs); 0 or -errno. */
+int ps_mkdirs(const char *path, unsigned int mode);
+
+/* Rounds to the given number of decimals (report values stay short and stable). */
+double ps_round(double v, int decimals);
+
+/* Seconds on CLOCK_MONOTONIC: durations, rates and deadlines. */
+double ps_mono_now(void);
+
+#endif

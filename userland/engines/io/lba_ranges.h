@@ -1,0 +1,25 @@
+/* lba_ranges.h - a set of bad sector ranges: the same sectors failing in
+ * several passes count once, and neighbours merge into one range. Pure. */
+#ifndef PS_IO_LBA_RANGES_H
+#define PS_IO_LBA_RANGES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct ps_lba_range {
+	uint64_t first, last; /* inclusive */
+	unsigned int hits;    /* failing reads that touched it */
+};
+
+struct ps_lba_ranges {
+	struct ps_lba_range *r; /* sorted by first, disjoint, not adjacent */
+	size_t n, cap;
+};
+
+/* Add [first, last]: 1 when it brought new sectors, 0 when all were known, -ENOMEM/-EINVAL. */
+int ps_lba_ranges_add(struct ps_lba_ranges *s, uint64_t first, uint64_t last);
+/* Distinct sectors in the set. */
+uint64_t ps_lba_ranges_sectors(const struct ps_lba_ranges *s);
+void ps_lba_ranges_free(struct ps_lba_ranges *s);
+
+#endif

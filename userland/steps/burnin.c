@@ -1,0 +1,932 @@
+/*
+ * burnin.c - does the machine stay correct and cool under hours of full
+ * load: stress-ng's CPU and memory stressors with their own verification,
+ * a read-only load on every drive but the stick (the io engine), for the
+ * budget (burnin=), sampled over time: per-core frequency, thermal-throttle
+ * counters, temperatures and fans, machine checks, EDAC and AER counts,
+ * kernel warnings. The verdict rules are engines/stress/burn.h's.
+ */
+/* clang-format off */
+//config:config STEP_BURNIN
+//config:	bool "burnin: CPU, memory and disk load under watch (full plan)"
+//config:	default y
+//config:	help
+//config:	  stress-ng (on the stick) runs a CPU stressor per CPU and a
+//config:	  memory stressor, both with --verify, while every drive but
+//config:	  the stick is read (never written), for burnin= in
+//config:	  probestick.cfg (90s, 10m, 1h; 60 s in the full plan when
+//config:	  unset). Frequency, throttling, temperatures, fans, MCE,
+//config:	  EDAC, AER and kernel warnings are sampled over time. FAIL on a
+//config:	  computation error, an uncorrected error, a machine check or
+//config:	  an oops; WARN on throttling, corrected errors or a
+//config:	  temperature within 5 C of its critical limit. The abort key
+//config:	  stops every stressor and keeps what was measured.
+//kbuild:step-$(CONFIG_STEP_BURNIN) += burnin.o
+//schema:{
+//schema:  "type": "object",
+//schema:  "properties": {
+//schema:    "budget_s": {"type": "integer"},
+//schema:    "budget_source": {"enum": ["burnin", "full_plan_default"]},
+//schema:    "elapsed_s": {"type": ["number", "null"]},
+//schema:    "interval_s": {"type": "number"},
+//schema:    "complete": {"type": "boolean"},
+//schema:    "command": {"type": ["string", "null"]},
+//schema:    "stress_ng_path": {"type": ["string", "null"]},
+//schema:    "stress_ng_version": {"type": ["string", "null"]},
+//schema:    "exit_status": {"type": ["integer", "null"]},
+//schema:    "run_completed": {"type": ["boolean", "null"]},
+//schema:    "stressor_failures": {"type": "integer"},
+//schema:    "fail_lines": {"type": "array", "items": {"type": "object",
+//schema:      "properties": {"line": {"type": "string"}}}},
+//schema:    "stressors": {"type": "array", "items": {"type": "object",
+//schema:      "properties": {"stressor": {"type": "string"}, "instances": {"type": ["integer", "null"]},
+//schema:        "bogo_ops": {"type": ["integer", "null"]}, "ops_per_s": {"type": ["number", "null"]},
+//schema:        "real_s": {"type": ["number", "null"]}, "failures": {"type": "integer"},
+//schema:        "verify": {"type": "boolean"}},
+//schema:      "required": ["stressor", "bogo_ops", "failures"]}},
+//schema:    "disks": {"type": "array", "items": {"type": "object",
+//schema:      "properties": {"drive": {"type": "string"}, "mbps": {"type": ["number", "null"]},
+//schema:        "bytes": {"type": "integer"}, "errors": {"type": "integer"},
+//schema:        "status": {"type": ["string", "null"]}},
+//schema:      "required": ["drive", "bytes", "errors"]}},
+//schema:    "nics": {"type": ["string", "null"]},
+//schema:    "summary": {"type": "object"},
+//schema:    "timeline": {"type": "array", "items": {"type": "object",
+//schema:      "properties": {"t": {"type": "number"}},
+//schema:      "required": ["t"]}}
+//schema:  },
+//schema:  "required": ["budget_s", "stressors", "timeline", "summary"]
+//schema:}
+/* clang-format on */
+
+#include "core/config.h"
+#include "core/step.h"
+#include "core/util.h"
+#include "engines/io/uring_io.h"
+#include "engines/mem/mem.h"
+#include "engines/stress/burn.h"
+#include "hw/edac.h"
+#include "hw/inventory.h"
+#include "report/json.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define DATA_VERSION	 1
+#define DEFAULT_BUDGET_S 60
+#define MAX_SAMPLES	 240
+#define MAX_TEMPS	 64
+#define MAX_FANS	 32
+#define MAX_DISKS	 16
+#define MIB		 (1024ULL * 1024ULL)
+
+/* ---- what is sampled ---- */
+
+struct temp_in {
+	char input[PATH_MAX];
+	char label[48];
+	double crit; /* NAN none */
+};
+
+struct watch {
+	const char *root;
+	int ncpus;
+	struct temp_in temps[MAX_TEMPS];
+	size_t nt;
+	char fans[MAX_FANS][PATH_MAX];
+	size_t nf;
+	int kmsg_fd;
+	int64_t kmsg_warn, kmsg_oops;
+	double t0;
+};
+
+static bool read_double(const char *path, double *v)
+{
+	char buf[64], *end;
+
+	if (ps_read_str(path, buf, sizeof(buf)) <= 0)
+		return false;
+	*v = strtod(buf, &end);
+	return end != buf;
+}
+
+static void find_hwmon(struct watch *w)
+{
+	char dir[PATH_MAX], path[PATH_MAX], chip[32];
+	DIR *d = opendir(ps_path(dir, sizeof(dir), w->root, "/sys/class/hwmon"));
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		if (strncmp(e->d_name, "hwmon", 5) != 0)
+			continue;
+		ps_path(path, sizeof(path), w->root, "/sys/class/hwmon/%s/name", e->d_name);
+		if (ps_read_str(path, chip, sizeof(chip)) <= 0)
+			snprintf(chip, sizeof(chip), "%.31s", e->d_name);
+		for (int i = 1; i <= 32; i++) {
+			char label[32] = "";
+
+			ps_path(path, sizeof(path), w->root, "/sys/class/hwmon/%s/temp%d_input",
+				e->d_name, i);
+			if (access(path, R_OK) == 0 && w->nt < MAX_TEMPS) {
+				struct temp_in *t = &w->temps[w->nt++];
+				double crit;
+
+				snprintf(t->input, sizeof(t->input), "%s", path);
+				ps_path(path, sizeof(path), w->root,
+					"/sys/class/hwmon/%s/temp%d_label", e->d_name, i);
+				if (ps_read_str(path, label, sizeof(label)) <= 0)
+					snprintf(label, sizeof(label), "temp%d", i);
+				snprintf(t->label, sizeof(t->label), "%s %s", chip, label);
+				ps_path(path, sizeof(path), w->root,
+					"/sys/class/hwmon/%s/temp%d_crit", e->d_name, i);
+				t->crit = read_double(path, &crit) && crit > 0 ? crit / 1000 : NAN;
+			}
+			ps_path(path, sizeof(path), w->root, "/sys/class/hwmon/%s/fan%d_input",
+				e->d_name, i);
+			if (access(path, R_OK) == 0 && w->nf < MAX_FANS)
+				snprintf(w->fans[w->nf++], sizeof(w->fans[0]), "%s", path);
+		}
+	}
+	if (d)
+		closedir(d);
+}
+
+/* The CPUs' current frequencies (cpufreq, else /proc/cpuinfo's "cpu MHz"): how many read. */
+static int read_freqs(const struct watch *w, double *mhz, int max)
+{
+	char path[PATH_MAX], *text = NULL, *p;
+	size_t len;
+	int n = 0;
+
+	for (int c = 0; c < w->ncpus && c < max; c++) {
+		double khz;
+
+		ps_path(path, sizeof(path), w->root,
+			"/sys/devices/system/cpu/cpu%d/cpufreq/scaling_cur_freq", c);
+		if (!read_double(path, &khz))
+			break;
+		mhz[n++] = khz / 1000;
+	}
+	if (n)
+		return n;
+	if (ps_read_all(ps_path(path, sizeof(path), w->root, "/proc/cpuinfo"), &text, &len) < 0)
+		return 0;
+	for (p = text; p && n < max && (p = strstr(p, "cpu MHz")); p++) {
+		char *colon = strchr(p, ':');
+
+		if (colon)
+			mhz[n++] = strtod(colon + 1, NULL);
+	}
+	free(text);
+	return n;
+}
+
+static int64_t read_throttle(const struct watch *w)
+{
+	char path[PATH_MAX];
+	int64_t sum = 0, v;
+	bool any = false;
+
+	for (int c = 0; c < w->ncpus; c++) {
+		static const char *const f[] = {"core_throttle_count", "package_throttle_count"};
+
+		for (int k = 0; k < 2; k++) {
+			ps_path(path, sizeof(path), w->root,
+				"/sys/devices/system/cpu/cpu%d/thermal_throttle/%s", c, f[k]);
+			if (ps_read_s64(path, &v) == 0 && v >= 0) {
+				sum += v;
+				any = true;
+			}
+		}
+	}
+	return any ? sum : -1;
+}
+
+/* AER totals over every PCI function: correctable, and non-fatal plus fatal. */
+static void read_aer(const struct watch *w, int64_t *cor, int64_t *uncor)
+{
+	static const char *const files[] = {"aer_dev_correctable", "aer_dev_nonfatal",
+					    "aer_dev_fatal"};
+	char dir[PATH_MAX], path[PATH_MAX + 300];
+	DIR *d = opendir(ps_path(dir, sizeof(dir), w->root, "/sys/bus/pci/devices"));
+	struct dirent *e;
+
+	*cor = *uncor = -1;
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		for (int k = 0; k < 3; k++) {
+			char *text = NULL, *t;
+			size_t len;
+
+			snprintf(path, sizeof(path), "%s/%s/%s", dir, e->d_name, files[k]);
+			if (ps_read_all(path, &text, &len) < 0)
+				continue;
+			t = strstr(text, "TOTAL_ERR_");
+			if (t && (t = strchr(t, ' '))) {
+				int64_t v = strtoll(t, NULL, 10);
+				int64_t *dst = k == 0 ? cor : uncor;
+
+				*dst = (*dst < 0 ? 0 : *dst) + v;
+			}
+			free(text);
+		}
+	}
+	if (d)
+		closedir(d);
+}
+
+/* New kernel log records since the last call: warnings (level <= 4) and oopses. */
+static void read_kmsg(struct watch *w)
+{
+	char rec[2048];
+	ssize_t n;
+
+	if (w->kmsg_fd < 0)
+		return;
+	while ((n = read(w->kmsg_fd, rec, sizeof(rec) - 1)) > 0 || (n < 0 && errno == EPIPE)) {
+		char *msg;
+		int pri;
+
+		if (n <= 0)
+			continue; /* EPIPE: records were overwritten; read on */
+		rec[n] = '\0';
+		msg = strchr(rec, ';');
+		pri = atoi(rec);
+		if (!msg)
+			continue;
+		if ((pri & 7) <= 4)
+			w->kmsg_warn++;
+		if (strstr(msg, "Oops") || strstr(msg, "BUG:") || strstr(msg, "kernel BUG at") ||
+		    strstr(msg, "general protection fault") || strstr(msg, "Kernel panic"))
+			w->kmsg_oops++;
+	}
+}
+
+static void take_sample(struct watch *w, struct ps_burn_sample *s, json_object *timeline)
+{
+	double mhz[1024], sum = 0;
+	int nf = read_freqs(w, mhz, 1024);
+	json_object *o = json_object_new_object(), *fa = json_object_new_array();
+	char path[PATH_MAX], *text = NULL;
+	size_t len;
+	struct ps_edac e = {0};
+
+	memset(s, 0, sizeof(*s));
+	s->t = ps_mono_now() - w->t0;
+	s->freq_min_mhz = s->freq_max_mhz = s->freq_mean_mhz = NAN;
+	for (int i = 0; i < nf; i++) {
+		sum += mhz[i];
+		if (i == 0 || mhz[i] < s->freq_min_mhz)
+			s->freq_min_mhz = mhz[i];
+		if (i == 0 || mhz[i] > s->freq_max_mhz)
+			s->freq_max_mhz = mhz[i];
+		json_object_array_add(fa, ps_json_new_num(mhz[i], 0));
+	}
+	if (nf)
+		s->freq_mean_mhz = sum / nf;
+	s->throttle = read_throttle(w);
+	s->temp_max_c = s->temp_margin_c = s->fan_min_rpm = NAN;
+	for (size_t i = 0; i < w->nt; i++) {
+		double v;
+
+		if (!read_double(w->temps[i].input, &v))
+			continue;
+		v /= 1000;
+		if (isnan(s->temp_max_c) || v > s->temp_max_c)
+			s->temp_max_c = v;
+		if (!isnan(w->temps[i].crit) &&
+		    (isnan(s->temp_margin_c) || w->temps[i].crit - v < s->temp_margin_c)) {
+			s->temp_margin_c = w->temps[i].crit - v;
+			snprintf(s->temp_label, sizeof(s->temp_label), "%s", w->temps[i].label);
+		}
+	}
+	for (size_t i = 0; i < w->nf; i++) {
+		double v;
+
+		if (read_double(w->fans[i], &v) && (isnan(s->fan_min_rpm) || v < s->fan_min_rpm))
+			s->fan_min_rpm = v;
+	}
+	s->mce = -1;
+	if (ps_read_all(ps_path(path, sizeof(path), w->root, "/proc/interrupts"), &text, &len) >= 0)
+		s->mce = ps_proc_mce_count(text);
+	free(text);
+	s->edac_ce = s->edac_ue = -1;
+	if (ps_edac_read(w->root, &e) == 0 && e.present) {
+		s->edac_ce = s->edac_ue = 0;
+		for (size_t i = 0; i < e.n_mcs; i++) {
+			s->edac_ce += e.mcs[i].ce > 0 ? e.mcs[i].ce : 0;
+			s->edac_ue += e.mcs[i].ue > 0 ? e.mcs[i].ue : 0;
+		}
+	}
+	ps_edac_free(&e);
+	read_aer(w, &s->aer_cor, &s->aer_uncor);
+	read_kmsg(w);
+	s->kmsg_warn = w->kmsg_warn;
+	s->kmsg_oops = w->kmsg_oops;
+
+	ps_json_set_num(o, "t", s->t, 1);
+	ps_json_set(o, "freq_mhz", fa);
+	ps_json_set_num(o, "freq_min_mhz", s->freq_min_mhz, 0);
+	ps_json_set_num(o, "freq_mean_mhz", s->freq_mean_mhz, 0);
+	ps_json_set_count(o, "throttle", s->throttle);
+	ps_json_set_num(o, "temp_max_c", s->temp_max_c, 1);
+	ps_json_set_num(o, "temp_margin_c", s->temp_margin_c, 1);
+	ps_json_set_num(o, "fan_min_rpm", s->fan_min_rpm, 0);
+	ps_json_set_count(o, "mce", s->mce);
+	ps_json_set_count(o, "edac_ce", s->edac_ce);
+	ps_json_set_count(o, "edac_ue", s->edac_ue);
+	ps_json_set_count(o, "aer_cor", s->aer_cor);
+	ps_json_set_count(o, "aer_uncor", s->aer_uncor);
+	ps_json_set_count(o, "kmsg_warn", s->kmsg_warn);
+	ps_json_set_count(o, "kmsg_oops", s->kmsg_oops);
+	json_object_array_add(timeline, o);
+}
+
+/* ---- the read-only disk load ---- */
+
+#define DISK_MAX_ERRORS 16 /* a drive that failed this often is left alone: surface scans it */
+
+struct disk_load {
+	const struct ps_drive *d;
+	atomic_bool *stop;
+	atomic_uint errors;
+	double budget_s;
+	struct ps_uio_result res;
+	int err;
+	pthread_t th;
+	bool started;
+};
+
+static bool disk_should_stop(void *arg)
+{
+	struct disk_load *l = arg;
+
+	return atomic_load(l->stop) || atomic_load(&l->errors) >= DISK_MAX_ERRORS;
+}
+
+static void disk_error(void *arg, uint64_t offset, unsigned int len, int err)
+{
+	struct disk_load *l = arg;
+
+	atomic_fetch_add(&l->errors, 1);
+}
+
+static void *disk_thread(void *arg)
+{
+	struct disk_load *l = arg;
+	struct ps_uio_job j = {0};
+	bool direct;
+	uint64_t size;
+	int fd = ps_uio_open(l->d->path, true, &direct, NULL);
+
+	if (fd < 0) {
+		l->err = fd;
+		return NULL;
+	}
+	if ((l->err = ps_uio_size(fd, &size)) == 0 && size >= PS_UIO_ALIGN) {
+		j.fd = fd;
+		j.size = size / PS_UIO_ALIGN * PS_UIO_ALIGN;
+		j.length = UINT64_MAX / 2;
+		j.bs = size >= MIB ? (unsigned int)MIB : PS_UIO_ALIGN;
+		j.qd = 4;
+		j.time_budget_s = l->budget_s;
+		j.should_stop = disk_should_stop;
+		j.stop_arg = l;
+		j.on_error = disk_error;
+		j.error_arg = l;
+		l->err = ps_uio_read(&j, &l->res);
+	}
+	close(fd);
+	return NULL;
+}
+
+/* ---- the run ---- */
+
+/*
+ * Where stress-ng is: the stick's /tools/stress-ng (image/build.sh puts it
+ * there with its libraries: lib is their directory), else the PATH's (a
+ * machine with Debian's package). Fills exe and lib ("" for the PATH's).
+ */
+static void find_stress_ng(const struct ps_ctx *ctx, char *exe, size_t len, char *lib, size_t llen)
+{
+	const char *stick = ctx->cfg ? ctx->cfg->stick : "";
+
+	snprintf(exe, len, "stress-ng");
+	lib[0] = '\0';
+	if (stick[0] && strlen(stick) < PATH_MAX - 64) {
+		char path[PATH_MAX];
+
+		snprintf(path, sizeof(path), "%.*s/tools/stress-ng/stress-ng", PATH_MAX - 64,
+			 stick);
+		if (access(path, X_OK) == 0) {
+			snprintf(exe, len, "%s", path);
+			snprintf(lib, llen, "%.*s/tools/stress-ng/lib", PATH_MAX - 64, stick);
+		}
+	}
+}
+
+static unsigned int budget_of(const struct ps_ctx *ctx, const char **source)
+{
+	unsigned int s;
+
+	*source = "burnin";
+	if (ctx->cfg && ctx->cfg->burnin[0] && ps_duration_parse(ctx->cfg->burnin, &s) == 0)
+		return s;
+	*source = "full_plan_default";
+	return DEFAULT_BUDGET_S;
+}
+
+static struct ps_dev_ref machine_ref(const struct ps_ctx *ctx)
+{
+	return (struct ps_dev_ref){
+	    PS_DEV_MACHINE, ctx->inv->machine.id[0] ? ctx->inv->machine.id : NULL, "machine"};
+}
+
+static void sleep_s(double s)
+{
+	struct timespec ts = {(time_t)s, (long)((s - (time_t)s) * 1e9)};
+
+	nanosleep(&ts, NULL);
+}
+
+static void summary(struct ps_ctx *ctx, const struct ps_burn_sample *s, size_t n,
+		    const struct ps_stress_run *r)
+{
+	json_object *o = json_object_new_object();
+	double tmax = NAN, margin = NAN, fmin = NAN, fmean = NAN, fan = NAN;
+	char label[48] = "";
+	int64_t first[8], last[8];
+	static const char *const names[8] = {
+	    "throttle_events", "machine_checks",  "edac_ce",	     "edac_ue",
+	    "aer_correctable", "aer_uncorrected", "kernel_warnings", "kernel_oopses"};
+
+	for (int k = 0; k < 8; k++)
+		first[k] = last[k] = -1;
+	for (size_t i = 0; i < n; i++) {
+		const int64_t v[8] = {s[i].throttle,  s[i].mce,	     s[i].edac_ce,
+				      s[i].edac_ue,   s[i].aer_cor,  s[i].aer_uncor,
+				      s[i].kmsg_warn, s[i].kmsg_oops};
+
+		if (!isnan(s[i].temp_max_c) && (isnan(tmax) || s[i].temp_max_c > tmax))
+			tmax = s[i].temp_max_c;
+		if (!isnan(s[i].temp_margin_c) && (isnan(margin) || s[i].temp_margin_c < margin)) {
+			margin = s[i].temp_margin_c;
+			snprintf(label, sizeof(label), "%s", s[i].temp_label);
+		}
+		if (!isnan(s[i].freq_min_mhz) && (isnan(fmin) || s[i].freq_min_mhz < fmin))
+			fmin = s[i].freq_min_mhz;
+		if (!isnan(s[i].fan_min_rpm) && (isnan(fan) || s[i].fan_min_rpm < fan))
+			fan = s[i].fan_min_rpm;
+		if (!isnan(s[i].freq_mean_mhz))
+			fmean = isnan(fmean) ? s[i].freq_mean_mhz : fmean + s[i].freq_mean_mhz;
+		for (int k = 0; k < 8; k++) {
+			if (v[k] < 0)
+				continue;
+			if (first[k] < 0)
+				first[k] = v[k];
+			last[k] = v[k];
+		}
+	}
+	if (!isnan(fmean)) {
+		size_t m = 0;
+
+		for (size_t i = 0; i < n; i++)
+			m += !isnan(s[i].freq_mean_mhz);
+		fmean /= (double)m;
+	}
+	ps_json_set_num(o, "temp_max_c", tmax, 1);
+	ps_json_set_num(o, "temp_margin_min_c", margin, 1);
+	ps_json_set_str(o, "temp_nearest_crit", label);
+	ps_json_set_num(o, "freq_min_mhz", fmin, 0);
+	ps_json_set_num(o, "freq_mean_mhz", fmean, 0);
+	ps_json_set_num(o, "fan_min_rpm", fan, 0);
+	for (int k = 0; k < 8; k++)
+		ps_json_set_count(o, names[k], first[k] < 0 ? -1 : last[k] - first[k]);
+	ps_json_set(o, "stressor_failures", json_object_new_int64(r ? r->fails : 0));
+	ps_json_set(o, "samples", json_object_new_int64((int64_t)n));
+	ps_json_set(ctx->data, "summary", o);
+}
+
+static int run(struct ps_ctx *ctx)
+{
+	const char *bsrc;
+	unsigned int budget = budget_of(ctx, &bsrc), cpus = ps_mem_cpus();
+	double interval = budget / (double)MAX_SAMPLES < 1 ? 1 : budget / (double)MAX_SAMPLES;
+	json_object *timeline = json_object_new_array(), *stressors = json_object_new_array();
+	json_object *disks = json_object_new_array(), *fl = json_object_new_array();
+	struct ps_burn_sample *samples = calloc(MAX_SAMPLES + 8, sizeof(*samples));
+	struct watch *w = calloc(1, sizeof(*w));
+	struct disk_load loads[MAX_DISKS];
+	struct ps_stress_run sr;
+	struct ps_burn_hit hits[32];
+	atomic_bool stop = false;
+	char logpath[] = "/tmp/probestick-burnin.XXXXXX", tmo[24], cpu_n[16], vmb[24];
+	char cmd[256], *text = NULL, exe[PATH_MAX], lib[PATH_MAX];
+	int64_t avail = ps_mem_available(ctx->root);
+	uint64_t vm_bytes;
+	size_t n = 0, nl = 0, nh;
+	double next, abort_t = -1, elapsed;
+	bool aborted = false, parsed, throttle_known = false;
+	int logfd, wstatus = 0, worst = 0;
+	pid_t pid;
+	size_t len;
+
+	ps_json_set(ctx->data, "budget_s", json_object_new_int((int)budget));
+	ps_json_set_str(ctx->data, "budget_source", bsrc);
+	ps_json_set_num(ctx->data, "interval_s", interval, 1);
+	ps_json_set(ctx->data, "timeline", timeline);
+	ps_json_set(ctx->data, "stressors", stressors);
+	ps_json_set(ctx->data, "disks", disks);
+	ps_json_set(ctx->data, "fail_lines", fl);
+	ps_json_set(ctx->data, "summary", json_object_new_object());
+	ps_json_set_str(ctx->data, "nics",
+			"not loaded: the NIC engines need cabled port pairs or a peer, and run "
+			"in nic_loop and nic_peer");
+	if (!samples || !w) {
+		free(samples);
+		free(w);
+		return -ENOMEM;
+	}
+	/* the memory stressor: a quarter of the free memory, at most 2 GiB */
+	vm_bytes = avail > 0 ? (uint64_t)avail / 4 : 64 * MIB;
+	if (vm_bytes > 2048 * MIB)
+		vm_bytes = 2048 * MIB;
+	if (vm_bytes < 16 * MIB)
+		vm_bytes = 16 * MIB;
+	snprintf(tmo, sizeof(tmo), "%us", budget);
+	snprintf(cpu_n, sizeof(cpu_n), "%u", cpus);
+	snprintf(vmb, sizeof(vmb), "%lluM", (unsigned long long)(vm_bytes / MIB));
+	char *argv[] = {"stress-ng", "--cpu",	   cpu_n,	"--cpu-method", "all", "--vm",
+			"1",	     "--vm-bytes", vmb,		"--vm-method",	"all", "--verify",
+			"--timeout", tmo,	   "--metrics", "--oomable",	NULL};
+	len = 0;
+	for (char **a = argv; *a; a++)
+		len += (size_t)snprintf(cmd + len, sizeof(cmd) - len, "%s%s", len ? " " : "", *a);
+	ps_json_set_str(ctx->data, "command", cmd);
+	find_stress_ng(ctx, exe, sizeof(exe), lib, sizeof(lib));
+	ps_json_set_str(ctx->data, "stress_ng_path", exe);
+
+	w->root = ctx->root;
+	w->ncpus = (int)cpus;
+	w->kmsg_fd = -1;
+	find_hwmon(w);
+	if (!ctx->root[0]) {
+		w->kmsg_fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (w->kmsg_fd >= 0)
+			lseek(w->kmsg_fd, 0, SEEK_END);
+	}
+	logfd = mkstemp(logpath);
+	if (logfd < 0) {
+		ps_step_reason(ctx, "no file for stress-ng's output in /tmp: %s", strerror(errno));
+		free(samples);
+		free(w);
+		return -errno;
+	}
+	w->t0 = ps_mono_now();
+	take_sample(w, &samples[n++], timeline);
+	pid = fork();
+	if (pid == 0) {
+		int nul = open("/dev/null", O_RDONLY);
+
+		setpgid(0, 0);
+		dup2(nul, 0);
+		dup2(logfd, 1);
+		dup2(logfd, 2);
+		if (lib[0])
+			setenv("LD_LIBRARY_PATH", lib, 1);
+		execvp(exe, argv);
+		dprintf(2, "stress-ng: error: [0] exec: %s\n", strerror(errno));
+		_exit(127);
+	}
+	if (pid < 0) {
+		ps_step_reason(ctx, "could not start stress-ng: %s", strerror(errno));
+		close(logfd);
+		unlink(logpath);
+		free(samples);
+		free(w);
+		return -EAGAIN;
+	}
+	setpgid(pid, pid);
+	/* the read-only disk load: every drive but the stick */
+	for (size_t i = 0; i < ctx->inv->n_drives && nl < MAX_DISKS; i++) {
+		const struct ps_drive *d = &ctx->inv->drives[i];
+
+		if (d->boot_device || d->size_bytes <= 0 || !d->path[0])
+			continue;
+		memset(&loads[nl], 0, sizeof(loads[nl]));
+		loads[nl].d = d;
+		loads[nl].stop = &stop;
+		loads[nl].budget_s = budget;
+		atomic_init(&loads[nl].errors, 0);
+		loads[nl].started =
+		    pthread_create(&loads[nl].th, NULL, disk_thread, &loads[nl]) == 0;
+		nl++;
+	}
+	ps_progress_phase(ctx, "burn-in", budget, "s");
+	next = interval;
+	for (;;) {
+		siginfo_t si = {0};
+		/* WNOWAIT: stress-ng stays a zombie, so its process group (and id) is
+		 * still its own when the group is killed below */
+		int r = waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT);
+
+		elapsed = ps_mono_now() - w->t0;
+		ps_progress_set(ctx, (uint64_t)(elapsed < budget ? elapsed : budget));
+		if (elapsed >= next && n < MAX_SAMPLES + 4) {
+			take_sample(w, &samples[n++], timeline);
+			next += interval;
+		}
+		if (r == 0 && si.si_pid == pid)
+			break;
+		if (abort_t < 0 && ps_should_abort(ctx)) {
+			aborted = true;
+			abort_t = elapsed;
+			atomic_store(&stop, true);
+			kill(-pid,
+			     SIGINT); /* stress-ng stops its stressors and prints its metrics */
+		} else if (abort_t >= 0 && elapsed - abort_t > 5) {
+			kill(-pid, SIGKILL);
+		} else if (abort_t < 0 && elapsed > budget + 60) {
+			abort_t = elapsed; /* stress-ng overran its timeout by a minute: stop it */
+			kill(-pid, SIGINT);
+		}
+		sleep_s(0.25);
+	}
+	kill(-pid, SIGKILL); /* any stressor left behind */
+	waitpid(pid, &wstatus, 0);
+	atomic_store(&stop, true);
+	for (size_t i = 0; i < nl; i++)
+		if (loads[i].started)
+			pthread_join(loads[i].th, NULL);
+	take_sample(w, &samples[n++], timeline);
+	elapsed = ps_mono_now() - w->t0;
+	if (w->kmsg_fd >= 0)
+		close(w->kmsg_fd);
+	close(logfd);
+
+	/* what stress-ng said */
+	parsed = ps_read_all(logpath, &text, &len) >= 0 && ps_stress_parse_log(text, &sr) == 0;
+	unlink(logpath);
+	if (!parsed)
+		memset(&sr, 0, sizeof(sr));
+	ps_json_set_num(ctx->data, "elapsed_s", elapsed, 1);
+	ps_json_set(ctx->data, "complete", json_object_new_boolean(!aborted));
+	ps_json_set(ctx->data, "exit_status",
+		    WIFEXITED(wstatus) ? json_object_new_int(WEXITSTATUS(wstatus)) : NULL);
+	ps_json_set(ctx->data, "run_completed",
+		    sr.completed < 0 || !parsed ? NULL
+						: json_object_new_boolean(sr.completed == 1));
+	ps_json_set_str(ctx->data, "stress_ng_version", sr.version);
+	ps_json_set(ctx->data, "stressor_failures", json_object_new_int((int)sr.fails));
+	for (size_t i = 0; i < sr.n_fail_lines; i++) {
+		json_object *o = json_object_new_object();
+
+		ps_json_set_str(o, "line", sr.fail_lines[i]);
+		json_object_array_add(fl, o);
+	}
+	for (size_t i = 0; i < sr.n; i++) {
+		json_object *o = json_object_new_object();
+		const struct ps_stressor_result *s = &sr.s[i];
+
+		ps_json_set_str(o, "stressor", s->name);
+		ps_json_set_count(o, "instances",
+				  strcmp(s->name, "cpu") == 0  ? (int64_t)cpus
+				  : strcmp(s->name, "vm") == 0 ? 1
+							       : -1);
+		ps_json_set_count(o, "bogo_ops", s->bogo_ops);
+		ps_json_set_num(o, "ops_per_s", s->ops_per_s, 1);
+		ps_json_set_num(o, "real_s", s->real_s, 1);
+		ps_json_set(o, "failures", json_object_new_int((int)s->fails));
+		ps_json_set(o, "verify", json_object_new_boolean(true));
+		json_object_array_add(stressors, o);
+	}
+	for (size_t i = 0; i < nl; i++) {
+		json_object *o = json_object_new_object();
+		const struct ps_uio_result *r = &loads[i].res;
+
+		ps_json_set_str(o, "drive", loads[i].d->name);
+		ps_json_set(o, "bytes", json_object_new_int64((int64_t)r->bytes));
+		ps_json_set(o, "errors", json_object_new_int64((int64_t)r->errors));
+		ps_json_set_num(o, "mbps", r->seconds > 0 ? r->bytes / r->seconds / 1e6 : NAN, 1);
+		ps_json_set_str(o, "status",
+				loads[i].err < 0	       ? strerror(-loads[i].err)
+				: r->errors >= DISK_MAX_ERRORS ? "stopped after 16 read errors"
+							       : "read");
+		json_object_array_add(disks, o);
+		if (r->errors)
+			ps_findf(ctx, PS_SEV_WARN, ps_drive_ref(loads[i].d), "disk_read_error",
+				 "%s: %llu reads failed under the burn-in's load (the surface step "
+				 "lists the sectors)",
+				 loads[i].d->name, (unsigned long long)r->errors);
+	}
+	summary(ctx, samples, n, &sr);
+
+	for (size_t i = 0; i < n; i++)
+		throttle_known = throttle_known || samples[i].throttle >= 0;
+	nh = ps_burn_verdict(samples, n, parsed ? &sr : NULL, hits, PS_ARRAY_SIZE(hits));
+	for (size_t i = 0; i < nh; i++) {
+		struct ps_finding f = {.severity =
+					   hits[i].sev == PS_BURN_FAIL ? PS_SEV_FAIL : PS_SEV_WARN,
+				       .dev = machine_ref(ctx),
+				       .rule = hits[i].rule,
+				       .value = hits[i].value,
+				       .limit = hits[i].limit,
+				       .unit = hits[i].unit};
+
+		ps_find(ctx, &f, "%s", hits[i].msg);
+		if ((int)hits[i].sev > worst)
+			worst = (int)hits[i].sev;
+	}
+	free(text);
+	free(samples);
+	free(w);
+	if (!parsed || (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 127)) {
+		ps_step_reason(ctx,
+			       "stress-ng did not run (%s, exit status %d): the stick's "
+			       "/tools/stress-ng is missing (image/build.sh puts it there) or the "
+			       "stick was not found",
+			       exe, WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1);
+		return PS_ERROR;
+	}
+	if (aborted) {
+		ps_step_reason(ctx, "aborted after %.0f s of %u s; what was measured is kept",
+			       abort_t, budget);
+		return worst == PS_BURN_FAIL ? PS_FAIL : PS_ABORTED;
+	}
+	if (!worst)
+		ps_examined(ctx, machine_ref(ctx), "stable",
+			    "%.0f s under load: no computation error, machine check, uncorrected "
+			    "error or oops; %s",
+			    elapsed,
+			    throttle_known
+				? "no throttling"
+				: "no thermal-throttle counters to say whether it throttled");
+	return worst == PS_BURN_FAIL ? PS_FAIL : worst == PS_BURN_WARN ? PS_WARN : PS_PASS;
+}
+
+static double estimate(const struct ps_ctx *ctx)
+{
+	const char *src;
+
+	return budget_of(ctx, &src) + 2;
+}
+
+/* ---- view ---- */
+
+static const struct ps_col summary_cols[] = {
+    {.path = "/summary/stressor_failures",
+     .title = "stressor errors",
+     .better = PS_BETTER_LOWER,
+     .flags = PS_COL_HEADLINE},
+    {.path = "/summary/temp_max_c",
+     .title = "hottest",
+     .unit = "C",
+     .decimals = 1,
+     .better = PS_BETTER_LOWER,
+     .flags = PS_COL_HEADLINE},
+    {.path = "/summary/throttle_events",
+     .title = "throttled",
+     .better = PS_BETTER_LOWER,
+     .flags = PS_COL_HEADLINE},
+    {.path = "/budget_s", .title = "budget", .fmt = PS_FMT_SECONDS},
+    {.path = "/elapsed_s", .title = "ran", .fmt = PS_FMT_SECONDS, .flags = PS_COL_MEASURED},
+    {.path = "/summary/temp_margin_min_c", .title = "closest to crit", .unit = "C", .decimals = 1},
+    {.path = "/summary/temp_nearest_crit", .title = "that sensor"},
+    {.path = "/summary/freq_min_mhz", .title = "lowest CPU MHz"},
+    {.path = "/summary/freq_mean_mhz", .title = "mean CPU MHz"},
+    {.path = "/summary/fan_min_rpm", .title = "slowest fan", .unit = "rpm"},
+    {.path = "/summary/machine_checks", .title = "machine checks", .better = PS_BETTER_LOWER},
+    {.path = "/summary/edac_ce", .title = "EDAC corrected", .better = PS_BETTER_LOWER},
+    {.path = "/summary/edac_ue", .title = "EDAC uncorrected", .better = PS_BETTER_LOWER},
+    {.path = "/summary/aer_correctable", .title = "AER corrected", .better = PS_BETTER_LOWER},
+    {.path = "/summary/aer_uncorrected", .title = "AER uncorrected", .better = PS_BETTER_LOWER},
+    {.path = "/summary/kernel_warnings", .title = "kernel warnings", .better = PS_BETTER_LOWER},
+    {.path = "/summary/kernel_oopses", .title = "kernel oopses", .better = PS_BETTER_LOWER},
+    {.path = "/stress_ng_version", .title = "stress-ng"},
+    {.path = "/nics", .title = "NICs", .flags = PS_COL_WIDE},
+};
+
+static const struct ps_col stressor_cols[] = {
+    {.path = "/stressor", .title = "stressor", .flags = PS_COL_KEY},
+    {.path = "/instances", .title = "instances"},
+    {.path = "/bogo_ops", .title = "bogo ops", .flags = PS_COL_MEASURED},
+    {.path = "/ops_per_s",
+     .title = "ops/s",
+     .decimals = 1,
+     .better = PS_BETTER_HIGHER,
+     .flags = PS_COL_MEASURED},
+    {.path = "/failures", .title = "verify failures", .better = PS_BETTER_LOWER},
+};
+
+static const struct ps_col disk_cols[] = {
+    {.path = "/drive", .title = "drive", .flags = PS_COL_KEY},
+    {.path = "/mbps", .title = "MB/s", .decimals = 1, .flags = PS_COL_MEASURED},
+    {.path = "/errors", .title = "read errors", .better = PS_BETTER_LOWER},
+    {.path = "/status", .title = "status"},
+};
+
+static const struct ps_col fail_cols[] = {
+    {.path = "/line", .title = "stress-ng's failure", .flags = PS_COL_KEY | PS_COL_WIDE},
+};
+
+static const struct ps_col timeline_cols[] = {
+    {.path = "/t", .title = "s", .decimals = 0, .flags = PS_COL_KEY},
+    {.path = "/freq_min_mhz", .title = "MHz min"},
+    {.path = "/freq_mean_mhz", .title = "MHz mean"},
+    {.path = "/throttle", .title = "throttle"},
+    {.path = "/temp_max_c", .title = "hottest C", .decimals = 1},
+    {.path = "/temp_margin_c", .title = "to crit C", .decimals = 1},
+    {.path = "/fan_min_rpm", .title = "fan rpm"},
+    {.path = "/mce", .title = "MCE"},
+    {.path = "/edac_ce", .title = "CE"},
+    {.path = "/edac_ue", .title = "UE"},
+    {.path = "/aer_cor", .title = "AER cor"},
+    {.path = "/kmsg_warn", .title = "kmsg warn"},
+};
+
+static const struct ps_col temp_series_cols[] = {
+    {.path = "/none", .title = "hottest sensor, C"},
+    {.path = "/t", .title = "s"},
+    {.path = "/temp_max_c", .title = "C"},
+};
+
+static const struct ps_col freq_series_cols[] = {
+    {.path = "/none", .title = "mean CPU frequency, MHz"},
+    {.path = "/t", .title = "s"},
+    {.path = "/freq_mean_mhz", .title = "MHz"},
+};
+
+static const struct ps_block blocks[] = {
+    {.kind = PS_BLOCK_KV,
+     .id = "summary",
+     .title = "Burn-in under watch",
+     .rows = "",
+     .when = "/summary/samples",
+     .cols = PS_COLS(summary_cols),
+     .note = "counts are those of the burn-in alone; FAIL: computation error, uncorrected "
+	     "error, machine check, oops; WARN: throttling, corrected errors, within 5 C of "
+	     "crit"},
+    {.kind = PS_BLOCK_TABLE,
+     .id = "stressors",
+     .title = "stress-ng stressors (--verify)",
+     .rows = "/stressors",
+     .cols = PS_COLS(stressor_cols)},
+    {.kind = PS_BLOCK_TABLE, .id = "fail_lines", .rows = "/fail_lines", .cols = PS_COLS(fail_cols)},
+    {.kind = PS_BLOCK_TABLE,
+     .id = "disks",
+     .title = "Read-only disk load",
+     .rows = "/disks",
+     .cols = PS_COLS(disk_cols)},
+    {.kind = PS_BLOCK_TABLE,
+     .id = "timeline",
+     .title = "Over time (counters since boot)",
+     .rows = "/timeline",
+     .cols = PS_COLS(timeline_cols),
+     .flags = PS_BLOCK_NO_TEXT},
+    {.kind = PS_BLOCK_SERIES,
+     .id = "temp_curve",
+     .rows = "",
+     .nested = "/timeline",
+     .cols = PS_COLS(temp_series_cols),
+     .flags = PS_BLOCK_NO_TEXT},
+    {.kind = PS_BLOCK_SERIES,
+     .id = "freq_curve",
+     .rows = "",
+     .nested = "/timeline",
+     .cols = PS_COLS(freq_series_cols),
+     .flags = PS_BLOCK_NO_TEXT},
+};
+
+static const struct ps_view view = {
+    .name = "burnin",
+    .version = DATA_VERSION,
+    .blocks = PS_BLOCKS(blocks),
+};
+
+static const struct ps_step_ops burnin_ops = {
+    .abi = PS_STEP_ABI,
+    .name = "burnin",
+    .title = "burn-in: CPU, memory and read-only disk load under watch (burnin=)",
+    .plans = PS_PLAN_FULL,
+    .needs = PS_NEED_ROOT,
+    .order = 85,
+    .after = "inventory",
+    .data_version = DATA_VERSION,
+    .view = &view,
+    .run = run,
+    .estimate_s = estimate,
+};
+PS_STEP_REGISTER(burnin_ops);
