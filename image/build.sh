@@ -1,8 +1,15 @@
 #!/usr/bin/env bash
 # Build the hybrid BIOS+UEFI stick image (MBR, one FAT32 partition labelled
 # PROBESTICK) without root or loop devices. Usage: image/build.sh OUT_IMAGE
-# Inputs: $OUT/vmlinuz, $OUT/initramfs.img (override: PS_VMLINUZ, PS_INITRD),
-# $OUT/gen/config.mk. Size: PS_IMAGE_MB (default: contents + margin, >= 256).
+# Inputs: $OUT/vmlinuz, $OUT/initramfs.img (override: PS_VMLINUZ, PS_INITRD)
+# and its firmware list (the initrd's work tree, firmware.json),
+# $OUT/gen/config.mk, Debian's signed boot chain in $PS_CACHE/debs (make
+# deps), and, when it exists, the machine-owner certificate of make mok
+# ($PS_MOK_DIR/probestick-mok.der). Size: PS_IMAGE_MB (default: contents +
+# margin, >= 256).
+# UEFI: shim (signed by Microsoft) as EFI/BOOT/BOOTX64.EFI loads Debian's
+# signed GRUB (grubx64.efi beside it), which reads EFI/debian/grub.cfg and
+# boots Debian's signed kernel: the stick boots with Secure Boot on.
 set -euo pipefail
 
 target=${1:?usage: image/build.sh OUT_IMAGE}
@@ -25,10 +32,15 @@ initrd=${PS_INITRD:-$OUT/initramfs.img}
 
 syslinux_mbr=/usr/lib/syslinux/mbr/mbr.bin
 syslinux_mods=/usr/lib/syslinux/modules/bios
-grub_mods=/usr/lib/grub/x86_64-efi
-for f in "$syslinux_mbr" "$syslinux_mods/menu.c32" "$syslinux_mods/libutil.c32" "$grub_mods/linux.mod"; do
-	[ -e "$f" ] || die "$f is missing: run scripts/deps.sh (syslinux, syslinux-common, grub-efi-amd64-bin)"
+# cat.c32 (with the library it links) prints the menu list as the UI: text
+# printed while syslinux reads its config reaches the screen only, not ttyS0.
+syslinux_ui=("$syslinux_mods/cat.c32" "$syslinux_mods/libcom32.c32" "$syslinux_mods/libutil.c32")
+for f in "$syslinux_mbr" "$syslinux_mods/ldlinux.c32" "${syslinux_ui[@]}"; do
+	[ -e "$f" ] || die "$f is missing: run scripts/deps.sh (syslinux, syslinux-common)"
 done
+PS_CACHE=${PS_CACHE:-$HOME/.cache/probestick}
+PS_MOK_DIR=${PS_MOK_DIR:-$HOME/.config/probestick/mok}
+firmware_list=${PS_FIRMWARE_LIST:-${initrd%.img}/firmware.json}
 
 # Build configuration: only the few keys the boot loaders need.
 config_value() {
@@ -75,31 +87,86 @@ fill() {
 fill image/syslinux.cfg >"$work/syslinux.cfg"
 fill image/grub.cfg >"$work/grub.cfg"
 fill image/probestick.cfg >"$work/probestick.cfg"
+# The list syslinux shows (DISPLAY): the entries' MENU LABELs, numbered as
+# their LABELs, in plain text that reads the same on the screen and on a
+# serial line.
+{
+	printf '\n  probestick %s (BIOS) - type a number and Enter\n\n' "$version"
+	awk '$1 == "LABEL" { n = $2 } $1 == "MENU" && $2 == "LABEL" { sub(/^[ \t]*MENU LABEL /, ""); printf "    %s  %s\n", n, $0 }' \
+		"$work/syslinux.cfg"
+	printf '\n  %s starts in %s s; any key stops the count. F1 shows this list again.\n' \
+		"$(sed -n 's/^DEFAULT //p' "$work/syslinux.cfg")" "$timeout"
+} >"$work/menu.txt"
 
-# UEFI loader: what grub-mkstandalone does (every module in a memdisk, the
-# embedded config as the memdisk's grub.cfg), but with a tar made with fixed
-# times and order, since grub-mkstandalone stamps the build time into it.
-md=$work/memdisk
-mkdir -p "$md/boot/grub/x86_64-efi"
-cp "$grub_mods"/*.mod "$grub_mods"/*.lst "$md/boot/grub/x86_64-efi/"
-fill image/grub-embed.cfg >"$md/boot/grub/grub.cfg"
-tar -C "$md" --sort=name --mtime="@$SOURCE_DATE_EPOCH" --owner=0 --group=0 --numeric-owner \
-	--format=ustar -cf "$work/memdisk.tar" boot
-grub-mkimage -O x86_64-efi -m "$work/memdisk.tar" -p '(memdisk)/boot/grub' -o "$work/BOOTX64.EFI" \
-	memdisk tar part_msdos fat search search_fs_uuid search_label normal configfile linux \
-	echo serial terminal test sleep all_video efi_gop
+# UEFI: Debian's signed chain, taken from the packages make deps downloaded.
+efi=$work/efi
+mkdir -p "$efi"
+boot_chain=()
+for pkg in shim-signed shim-helpers-amd64-signed grub-efi-amd64-signed; do
+	deb=$PS_CACHE/debs/$pkg.deb
+	[ -s "$deb" ] || die "$deb is missing (make deps downloads Debian's signed boot chain)"
+	dpkg-deb -x "$deb" "$efi/$pkg"
+	boot_chain+=("$pkg=$(dpkg-deb -f "$deb" Version)")
+done
+cp "$efi/shim-signed/usr/lib/shim/shimx64.efi.signed" "$work/BOOTX64.EFI"
+cp "$efi/shim-helpers-amd64-signed/usr/lib/shim/mmx64.efi.signed" "$work/mmx64.efi"
+cp "$efi/grub-efi-amd64-signed/usr/lib/grub/x86_64-efi-signed/grubx64.efi.signed" "$work/grubx64.efi"
+# shim's fallback (fbx64.efi) stays out: beside BOOTX64.EFI it would take over
+# and write boot entries into the machine's firmware.
+for f in BOOTX64.EFI mmx64.efi grubx64.efi; do
+	sbverify --list "$work/$f" 2>/dev/null | grep -q '^signature 1' ||
+		die "$f from Debian's packages has no signature (sbsigntool's sbverify)"
+done
+mok=$PS_MOK_DIR/probestick-mok.der
+[ -s "$mok" ] || mok=
+# memtest86+ (Debian's package, installed by make deps): the BIOS build for
+# syslinux, the EFI build (unsigned: Secure Boot off) for GRUB's chainloader.
+memtest_dir=${PS_MEMTEST_DIR:-/boot}
+memtest_bin=$memtest_dir/memtest86+x64.bin
+memtest_efi=$memtest_dir/memtest86+x64.efi
+for f in "$memtest_bin" "$memtest_efi"; do
+	[ -s "$f" ] || die "$f is missing: run scripts/deps.sh (memtest86+)"
+done
+memtest_version=$(dpkg-query -W -f='${Version}' memtest86+ 2>/dev/null || echo unknown)
+# stress-ng (Debian's, make deps), the burnin step's stressors, with the
+# shared libraries ldd names, in /tools/stress-ng on the stick: not in the
+# initramfs, whose files stay in RAM (its 24 MiB, libIPSec_MB's 12 MiB
+# among them, left a 256 MiB machine too little to unpack it). The step runs
+# it from the stick with LD_LIBRARY_PATH=/stick/tools/stress-ng/lib.
+stress=/usr/bin/stress-ng
+[ -x "$stress" ] || die "$stress is missing: run scripts/deps.sh (stress-ng)"
+mkdir -p "$work/stress-ng/lib"
+cp "$stress" "$work/stress-ng/stress-ng"
+while read -r lib path; do
+	cp -L "$path" "$work/stress-ng/lib/$lib" || die "cannot copy $path (stress-ng's $lib)"
+done < <(ldd "$stress" | awk '$2 == "=>" && $3 ~ /^\// { print $1, $3 }')
+stress_version=$(dpkg-query -W -f='${Version}' stress-ng 2>/dev/null || echo unknown)
+stress_bytes=$(du -cb "$work/stress-ng" | tail -n 1 | cut -f1)
+stress_files=$(find "$work/stress-ng" -type f | wc -l)
 
 # Manifest: what this stick was built from.
-/usr/bin/python3 - "$work/manifest.json" <<PY
+mok_subject=
+[ -z "$mok" ] || mok_subject=$(openssl x509 -inform DER -in "$mok" -noout -subject -nameopt RFC2253 2>/dev/null | sed 's/^subject=//')
+[ -z "$mok" ] || [ -n "$mok_subject" ] || die "$mok is not a DER X.509 certificate (make mok writes one)"
+PS_BOOT_CHAIN="${boot_chain[*]}" PS_MOK="$mok" PS_MOK_SUBJECT="$mok_subject" \
+	/usr/bin/python3 - "$work/manifest.json" "$firmware_list" <<PY
 import hashlib, json, os, sys
 def entry(path):
-    if not os.path.isfile(path):
+    if not path or not os.path.isfile(path):
         return None
     h = hashlib.sha256()
     with open(path, "rb") as f:
         for block in iter(lambda: f.read(1 << 20), b""):
             h.update(block)
     return {"sha256": h.hexdigest(), "size": os.path.getsize(path)}
+# The firmware list of the initramfs (initramfs/build.sh): what went in and
+# what was left out, with why; null for an initrd built without one.
+firmware = None
+if os.path.isfile(sys.argv[2]):
+    with open(sys.argv[2]) as f:
+        firmware = json.load(f)
+chain = dict(w.split("=", 1) for w in os.environ["PS_BOOT_CHAIN"].split())
+mok = os.environ["PS_MOK"]
 manifest = {
     "probestick_version": "$version",
     "kernel": {"release": "$kver", "package_version": "$kpkg"},
@@ -114,7 +181,27 @@ manifest = {
         "probestick": entry("$OUT/probestick"),
         ".config": entry("$top/.config"),
         "EFI/BOOT/BOOTX64.EFI": entry("$work/BOOTX64.EFI"),
+        "EFI/BOOT/grubx64.efi": entry("$work/grubx64.efi"),
+        "EFI/BOOT/mmx64.efi": entry("$work/mmx64.efi"),
+        "probestick-mok.der": entry(mok),
+        "memtest86+x64.bin": entry("$memtest_bin"),
+        "memtest86+x64.efi": entry("$memtest_efi"),
     },
+    # Debian's memtest86+, the boot menus' firmware-level memory test.
+    "memtest86+": {"package": "memtest86+", "version": "$memtest_version", "signed": False},
+    # Debian's stress-ng and its libraries, /tools/stress-ng (the burnin step).
+    "stress_ng": {"package": "stress-ng", "version": "$stress_version", "dir": "tools/stress-ng",
+                  "files": $stress_files, "bytes": $stress_bytes},
+    # Debian's signed UEFI chain: which package and version each file is.
+    "uefi_chain": {
+        "EFI/BOOT/BOOTX64.EFI": {"package": "shim-signed", "version": chain["shim-signed"], "file": "shimx64.efi.signed"},
+        "EFI/BOOT/mmx64.efi": {"package": "shim-helpers-amd64-signed", "version": chain["shim-helpers-amd64-signed"], "file": "mmx64.efi.signed"},
+        "EFI/BOOT/grubx64.efi": {"package": "grub-efi-amd64-signed", "version": chain["grub-efi-amd64-signed"], "file": "grubx64.efi.signed"},
+        "vmlinuz": {"package": "linux-image-$kver", "version": "$kpkg"},
+    },
+    # make mok's certificate, for MokManager to enrol: the key that signed probestick.ko.
+    "mok_certificate": {"file": "probestick-mok.der", "subject": os.environ["PS_MOK_SUBJECT"]} if mok else None,
+    "firmware": firmware,
 }
 with open(sys.argv[1], "w") as f:
     json.dump(manifest, f, indent=2, sort_keys=True)
@@ -122,7 +209,7 @@ with open(sys.argv[1], "w") as f:
 PY
 
 # Size: what goes on the stick, plus room for reports, in 64 MiB steps.
-content=$(du -cb "$vmlinuz" "$initrd" "$work/BOOTX64.EFI" "$syslinux_mods"/{ldlinux,menu,libutil}.c32 | tail -n 1 | cut -f1)
+content=$(du -cb "$vmlinuz" "$initrd" "$work"/{BOOTX64.EFI,grubx64.efi,mmx64.efi} "$syslinux_mods/ldlinux.c32" "${syslinux_ui[@]}" "$memtest_bin" "$memtest_efi" "$work/stress-ng" | tail -n 1 | cut -f1)
 content_mb=$(((content + (1 << 20) - 1) >> 20))
 if [ -n "${PS_IMAGE_MB:-}" ]; then
 	image_mb=$PS_IMAGE_MB
@@ -138,15 +225,32 @@ fat=$work/fat.img
 truncate -s "${fat_mb}M" "$fat"
 mkfs.fat --invariant -F 32 -n PROBESTICK -i "$vol_id" -h 2048 "$fat" >/dev/null
 export MTOOLS_SKIP_CHECK=1 MTOOLSRC=/dev/null
-mmd -i "$fat" ::/syslinux ::/EFI ::/EFI/BOOT ::/reports
+mmd -i "$fat" ::/syslinux ::/EFI ::/EFI/BOOT ::/EFI/debian ::/reports ::/tools
 syslinux --install --directory /syslinux "$fat"
-mcopy -i "$fat" "$syslinux_mods/menu.c32" "$syslinux_mods/libutil.c32" "$work/syslinux.cfg" ::/syslinux/
-mcopy -i "$fat" "$work/BOOTX64.EFI" "$work/grub.cfg" ::/EFI/BOOT/
+# syslinux writes its boot code into the primary boot sector only; the
+# backup (FAT32's BPB_BkBootSec, sector 6) keeps mkfs.fat's, and fsck.fat
+# (the check at every boot, any PC's) reports the two as different.
+# The backup becomes a copy of the primary.
+bk=$(od -An -tu2 -j 50 -N 2 "$fat" | tr -d ' ')
+[[ $bk =~ ^[0-9]+$ ]] && [ "$bk" -gt 0 ] || die "the FAT32 boot sector names no backup sector (BPB_BkBootSec '$bk')"
+dd if="$fat" of="$fat" bs=512 count=1 seek="$bk" conv=notrunc status=none
+mcopy -i "$fat" "$work/syslinux.cfg" "$work/menu.txt" "${syslinux_ui[@]}" ::/syslinux/
+mcopy -i "$fat" "$work/BOOTX64.EFI" "$work/grubx64.efi" "$work/mmx64.efi" ::/EFI/BOOT/
+# Where Debian's signed GRUB looks first: its prefix, /EFI/debian, on the
+# partition it was loaded from (a search of other disks comes only after).
+mcopy -i "$fat" "$work/grub.cfg" ::/EFI/debian/
+[ -z "$mok" ] || mcopy -i "$fat" "$mok" ::/probestick-mok.der
 mcopy -i "$fat" "$vmlinuz" ::/vmlinuz
 mcopy -i "$fat" "$initrd" ::/initrd.img
 mcopy -i "$fat" "$work/probestick.cfg" "$work/manifest.json" ::/
+mcopy -i "$fat" "$memtest_bin" "$memtest_efi" ::/
+mcopy -s -i "$fat" "$work/stress-ng" ::/tools/
 /usr/bin/python3 image/fat-settime.py "$fat" 0 "$SOURCE_DATE_EPOCH"
-fsck.fat -n "$fat" >/dev/null || die "the new FAT file system does not pass fsck.fat"
+# Clean means fsck.fat says nothing at all: it exits 0 on a boot sector that
+# differs from its backup, but says so.
+fsck_out=$(fsck.fat -n "$fat" 2>&1) || die "the new FAT file system does not pass fsck.fat: $fsck_out"
+[ "$(echo "$fsck_out" | grep -vc -e '^fsck\.fat ' -e ': [0-9]* files, [0-9]*/[0-9]* clusters$')" = 0 ] ||
+	die "fsck.fat reports something on the new FAT file system: $fsck_out"
 
 # The disk: MBR with syslinux's boot code and one bootable FAT32 (LBA) partition at 1 MiB.
 img=$work/probestick.img

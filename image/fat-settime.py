@@ -51,7 +51,9 @@ def main():
                     if buf[i] == 0xE5 or attr == 0x0F:
                         continue
                     buf[i + 13] = 0  # creation time, tenths of a second
-                    struct.pack_into("<HHHH", buf, i + 14, clock, date, date, 0)
+                    # creation time and date, last access date; offset 20 is the
+                    # high word of the first cluster (FAT32): left as it is
+                    struct.pack_into("<HHH", buf, i + 14, clock, date, date)
                     struct.pack_into("<HH", buf, i + 22, clock, date)
                     name = bytes(buf[i:i + 11])
                     if attr & 0x10 and name not in (b".          ", b"..         "):

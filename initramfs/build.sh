@@ -114,6 +114,27 @@ add_exec() { # NAME SOURCE
 : >"$entries"
 add_exec /usr/bin/probestick "$userland"
 add_exec /bin/busybox "$busybox"
+# Server mode exports a RAM disk with Debian's nbd-server (and its libraries).
+nbd_server=/usr/bin/nbd-server
+[ -x "$nbd_server" ] || die "$nbd_server is missing (Debian package nbd-server; make deps)"
+add_exec /usr/bin/nbd-server "$nbd_server"
+# Programs of the list ("exec NAME SOURCE"): each with its libraries, as above.
+while read -r kind name src; do
+	[ "$kind" = exec ] || continue
+	[ -x "$src" ] || die "initramfs.list: $src is missing or not executable (make deps installs it)"
+	add_exec "$name" "$src"
+done < <(grep -E '^exec[[:space:]]' initramfs/initramfs.list)
+# dosfstools' checker: /init checks the stick with it before mounting it.
+fsck_fat=$(command -v fsck.fat || true)
+[ -n "$fsck_fat" ] || die "fsck.fat is missing (Debian package dosfstools)"
+add_exec /sbin/fsck.fat "$(readlink -f "$fsck_fat")"
+
+# pci.ids for the inventory's device names: libpci reads it gzip-compressed,
+# which keeps it small in RAM too (gzip -n: no name or time, reproducible).
+pciids=/usr/share/misc/pci.ids
+[ -s "$pciids" ] || die "$pciids is missing (Debian package pci.ids)"
+gzip -9 -n -c "$pciids" >"$work/gen/pci.ids.gz"
+add_file /usr/share/misc/pci.ids.gz "$work/gen/pci.ids.gz" 0644
 
 printf 'PS_VERSION=%s\nKVER=%s\nSOURCE_DATE_EPOCH=%s\n' "$PS_VERSION" "$KVER" "$SOURCE_DATE_EPOCH" \
 	>"$work/gen/probestick-release"
@@ -136,47 +157,74 @@ builtin_names=$(sed 's|.*/||; s|\.ko.*$||' "$kmods/modules.builtin" | normalize 
 
 # Enabled families: ALWAYS plus every DRV_<F> that .config sets to y; every
 # DRV_ family in config.mk must have a line in modules.conf.
-families=ALWAYS
+enabled=" ALWAYS "
 for f in $(sed -n 's/^CONFIG_\(DRV_[A-Z0-9_]*\)=y$/\1/p' "$config"); do
 	grep -q "^${f}[[:space:]]" initramfs/modules.conf ||
 		die "$f is enabled in .config but initramfs/modules.conf has no line for it"
-	families="$families $f"
+	enabled+="$f "
 done
 
-wanted=() dropped=()
-for f in $families; do
+# Every family, enabled or not, resolved to module names: "NAME FAMILY y|n|x"
+# (x: dropped by a !name), so that the drivers step can tell which family
+# would have brought a driver this image lacks.
+families=$work/gen/families
+: >"$families"
+dropped=()
+for f in $(awk '!/^[[:space:]]*(#|$)/ && !seen[$1]++ { print $1 }' initramfs/modules.conf); do
+	on=n
+	case $enabled in *" $f "*) on=y ;; esac
 	for word in $(sed -n "s/^${f}[[:space:]]\+//p" initramfs/modules.conf); do
 		word=$(normalize <<<"$word")
 		case $word in
-		!*) dropped+=("${word#!}") ;;
+		!*)
+			echo "${word#!} $f x" >>"$families"
+			[ $on = n ] || dropped+=("${word#!}")
+			;;
 		*[*?[]*)
 			matched=0
 			for n in $all_names; do
 				# shellcheck disable=SC2254 # $word is a glob on purpose
-				case $n in $word) wanted+=("$n") matched=1 ;; esac
+				case $n in $word)
+					echo "$n $f $on" >>"$families"
+					matched=1
+					;;
+				esac
 			done
 			[ $matched = 1 ] || die "modules.conf: $f: no module matches '$word'"
 			;;
-		*) wanted+=("$word") ;;
+		*)
+			grep -qx "$word" <<<"$all_names$(printf '\n%s' $builtin_names)" ||
+				die "modules.conf: $f names '$word', which kernel $KVER does not have"
+			echo "$word $f $on" >>"$families"
+			;;
 		esac
 	done
 done
+for d in "${dropped[@]}"; do
+	sed -i "/^$d [A-Z0-9_]* y\$/d" "$families"
+done
 
-closure=$work/gen/modules
+# The closure of the enabled families' modules; "PATH FAMILY" in modfam says
+# which family brought each module (a dependency: the family of what needs it).
+closure=$work/gen/modules modfam=$work/gen/module-families
 : >"$closure"
-for name in $(printf '%s\n' "${wanted[@]}" | sort -u); do
-	for d in "${dropped[@]}"; do [ "$name" != "$d" ] || continue 2; done
+: >"$modfam"
+for name in $(awk '$3 == "y" { print $1 }' "$families" | sort -u); do
 	if grep -qx "$name" <<<"$builtin_names"; then
 		note "module $name is built into $KVER: nothing to copy"
 		continue
 	fi
-	grep -qx "$name" <<<"$all_names" ||
-		die "modules.conf names '$name', which kernel $KVER does not have"
 	deps=$(modprobe -d "$modtree" -S "$KVER" --show-depends "$name" 2>&1) ||
 		die "cannot resolve the dependencies of $name: $deps"
-	sed -n "s|^insmod $modtree/lib/modules/$KVER/\([^ ]*\).*|\1|p" <<<"$deps" >>"$closure"
+	rels=$(sed -n "s|^insmod $modtree/lib/modules/$KVER/\([^ ]*\).*|\1|p" <<<"$deps")
+	[ -n "$rels" ] || continue
+	echo "$rels" >>"$closure"
+	for fam in $(awk -v n="$name" '$1 == n && $3 == "y" { print $2 }' "$families"); do
+		sed "s/\$/ $fam/" <<<"$rels" >>"$modfam"
+	done
 done
 sort -u -o "$closure" "$closure"
+sort -u -o "$modfam" "$modfam"
 [ -s "$closure" ] || die "no module resolved from modules.conf (modprobe -d $modtree gave no insmod lines)"
 
 mdir=$root/lib/modules/$KVER
@@ -195,6 +243,27 @@ fi
 cp "$kmods/modules.builtin" "$kmods/modules.builtin.modinfo" "$mdir/"
 depmod -b "$root" "$KVER"
 (cd "$root" && find lib/modules -type f) | sort | while read -r rel; do
+	add_file "/$rel" "$root/$rel" 0644
+done
+
+# --------------------------------------------------------------- firmware --
+# The files the included drivers name, from the Debian packages of their
+# family (initramfs/firmware.conf, CONFIG_FIRMWARE_*); $work/firmware.json
+# lists every named file, shipped (package, licence, hash) or left out (why),
+# for the image's manifest and the drivers step.
+fwlist=$(/usr/bin/python3 initramfs/firmware.py "$modfam" "$kmods" "$config" initramfs/firmware.conf \
+	"$PS_CACHE/debs" "$OUT/debs" "$root" "$work/firmware.json") || die "the firmware could not be staged"
+for rel in $fwlist; do
+	add_file "/$rel" "$root/$rel" 0644
+done
+nfw=$(wc -w <<<"$fwlist")
+
+# What the drivers step reads to name a device without a driver and say why.
+for f in /usr/share/misc/pci.ids /usr/share/misc/usb.ids; do
+	[ -s "$f" ] || die "$f is missing (packages pci.ids and usb.ids; make deps)"
+done
+for rel in $(/usr/bin/python3 initramfs/drivers-data.py "$root" "$modtree/lib/modules/$KVER/modules.alias" \
+	/usr/share/misc/pci.ids /usr/share/misc/usb.ids "$families" "$work/firmware.json"); do
 	add_file "/$rel" "$root/$rel" 0644
 done
 
@@ -219,7 +288,7 @@ done
 # a file's mtime from the file, -t only covers dirs, nodes and links).
 list=$work/list
 all=$work/gen/all
-grep -vE '^[[:space:]]*(#|$)' "$template" | cat - "$entries" >"$all"
+grep -vE '^[[:space:]]*(#|$)|^exec[[:space:]]' "$template" | cat - "$entries" >"$all"
 
 dup=$(awk '{ print $2 }' "$all" | sort | uniq -d)
 if [ -n "$dup" ]; then
@@ -256,11 +325,12 @@ done <"$work/gen/merged" | LC_ALL=C sort -k2,2 >"$list"
 find "$root" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
 
 "$gen_init_cpio" -t "$SOURCE_DATE_EPOCH" "$list" >"$work/initramfs.cpio"
-zstd -19 -q --no-progress -f -o "$img.tmp" "$work/initramfs.cpio"
+# PS_ZSTD_LEVEL: tests that build throw-away initramfs images use a fast level.
+zstd "-${PS_ZSTD_LEVEL:-19}" -q --no-progress -f -o "$img.tmp" "$work/initramfs.cpio"
 mv "$img.tmp" "$img"
 
 nfiles=$(grep -c '^file ' "$list")
 nmods=$(grep -c '^file .*\.ko ' "$list")
-printf 'initramfs: %s: %d bytes (cpio %d bytes, %d entries, %d files, %d modules), mtime %s\n' \
+printf 'initramfs: %s: %d bytes (cpio %d bytes, %d entries, %d files, %d modules, %d firmware files), mtime %s\n' \
 	"$img" "$(stat -c %s "$img")" "$(stat -c %s "$work/initramfs.cpio")" \
-	"$(wc -l <"$list")" "$nfiles" "$nmods" "$SOURCE_DATE_EPOCH"
+	"$(wc -l <"$list")" "$nfiles" "$nmods" "$nfw" "$SOURCE_DATE_EPOCH"

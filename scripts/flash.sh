@@ -2,6 +2,7 @@
 # Write the stick image to a real USB stick, after refusing every target that
 # could be the wrong disk and asking the user to type the device name.
 # Usage: scripts/flash.sh IMAGE DEV   (FORCE=1 allows a non-removable disk)
+# After writing, the FAT partition is grown to the whole stick (GROW=0: not).
 set -uo pipefail
 
 img=${1:-}
@@ -128,6 +129,12 @@ echo "flash: reading back to verify" >&2
 if ! dd if="$path" iflag=direct bs=4M count=$(((img_bytes + (4 << 20) - 1) / (4 << 20))) status=none |
 	cmp -s -n "$img_bytes" "$img" -; then
 	echo "flash: $path does not read back as written: the stick may be failing" >&2
+	exit 1
+fi
+# Reports get the whole stick, not the image's few hundred MiB.
+if [ "${GROW:-1}" != 0 ] && ! "$(dirname "$0")/grow-stick.sh" "$path"; then
+	echo "flash: growing the FAT partition to the whole stick failed (see above): write the" >&2
+	echo "flash: image again (make flash), or with GROW=0 to keep the image's size" >&2
 	exit 1
 fi
 blockdev --rereadpt "$path" 2>/dev/null || partprobe "$path" 2>/dev/null ||

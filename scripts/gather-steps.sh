@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Gather the //config: and //kbuild: snippets that each step file carries
-# (the busybox way), so adding a step touches that one file only.
+# Gather the //config:, //kbuild: and //schema: snippets that each step file
+# carries (the busybox way), so adding a step touches that one file only.
 # Usage: scripts/gather-steps.sh OUTDIR FILE...
 set -euo pipefail
 out=${1:?usage: gather-steps.sh OUTDIR FILE...}
@@ -21,3 +21,5 @@ done
 # Rewrite only on change, so make does not rebuild needlessly.
 cmp -s "$kc" "$out/Kconfig.steps" || cp "$kc" "$out/Kconfig.steps"
 cmp -s "$mk" "$out/steps.mk" || cp "$mk" "$out/steps.mk"
+# Each step's data{} schema: a C table for the registry, and the full report schema.
+"$(dirname "$0")/gather-schemas.py" "$(dirname "$0")/../docs/report-schema.json" "$out" "$@"

@@ -21,4 +21,11 @@ mkdir -p "$out"
 dpkg-deb -x "$deb" "$out"
 test -s "$out/boot/vmlinuz-$kver"
 test -d "$out/lib/modules/$kver/kernel"
+# The UEFI path boots through shim with Secure Boot on: the kernel must carry
+# Debian's signature (linux-image-$kver from linux-signed-amd64, not -unsigned).
+if ! sbverify --list "$out/boot/vmlinuz-$kver" 2>/dev/null | grep -q '^signature 1'; then
+	echo "kernel: $out/boot/vmlinuz-$kver has no Authenticode signature: Secure Boot would refuse it." >&2
+	echo "kernel: use Debian's signed linux-image-$kver (remove $deb; make deps fetches it again)" >&2
+	exit 1
+fi
 echo "$hver" >"$out/version"
