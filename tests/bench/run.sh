@@ -1,9 +1,15 @@
 #!/usr/bin/env bash
 # make bench: boots out/vmlinuz with out/initramfs.img plus a bench cpio (fio,
-# null_blk, tests/bench/init) in QEMU and prints the probes-overhead figures.
+# null_blk, tests/bench/init) in QEMU and prints the probes-overhead figures and
+# our io_uring engine against fio; then, as root, the engine against fio
+# natively on a loop device over a file in /dev/shm (BENCH_NATIVE=0 skips it).
 # Environment: OUT (default out), BENCH_RUNS (6), BENCH_SECONDS (5),
 # BENCH_FIO (1; 0 skips fio), BENCH_FIO_MAX_MB (200: larger fio closures are skipped),
-# BENCH_CLOCK (tsc; hpet leaves the guest's clock source as TCG makes it).
+# BENCH_CLOCK (tsc; hpet leaves the guest's clock source as TCG makes it),
+# BENCH_MEM_RUNS (4; 0 skips the memory bench: triad beside likwid-bench, in
+# the guest and natively on this host), BENCH_NET (1; 0 skips the TCP bench:
+# probestick vs iperf3 over veth, in the guest and natively here),
+# BENCH_NET_RUNS (5), BENCH_NET_SECONDS (3).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -13,8 +19,8 @@ runs=${BENCH_RUNS:-6}
 seconds=${BENCH_SECONDS:-5}
 want_fio=${BENCH_FIO:-1}
 fio_max_mb=${BENCH_FIO_MAX_MB:-200}
+mem_runs=${BENCH_MEM_RUNS:-4}
 work=$OUT/bench
-log=$work/serial.log
 
 die() {
 	echo "bench: $*" >&2
@@ -22,7 +28,7 @@ die() {
 }
 note() { echo "bench: $*" >&2; }
 
-case $runs$seconds in *[!0-9]* | '') die "BENCH_RUNS and BENCH_SECONDS take whole numbers" ;; esac
+case $runs$seconds$mem_runs in *[!0-9]* | '') die "BENCH_RUNS and BENCH_SECONDS take whole numbers" ;; esac
 for f in "$OUT/vmlinuz" "$OUT/initramfs.img" "$OUT/probestick.ko" "$OUT/probestick"; do
 	[ -s "$f" ] || die "$f is missing (make bench builds it)"
 done
@@ -59,6 +65,7 @@ add_module() { # NAME: copy it and, first, its dependencies from the kernel tree
 	echo "$rel" >>"$mdir/modules.order"
 }
 add_module null_blk
+add_module veth
 # The module as built now, whether or not .config put it in the image.
 mkdir -p "$mdir/extra" "$root/lib/modules/$KVER/extra"
 cp "$OUT/probestick.ko" "$mdir/extra/probestick.ko"
@@ -108,6 +115,43 @@ else
 fi
 [ -z "$fio_note" ] || note "$fio_note"
 
+# iperf3 for the TCP bench (its library is the one probestick links already).
+want_net=${BENCH_NET:-1}
+net_runs=${BENCH_NET_RUNS:-5}
+net_seconds=${BENCH_NET_SECONDS:-3}
+if [ "$want_net" = 1 ]; then
+	if iperf3=$(command -v iperf3); then
+		stage_exec "$iperf3" || note "iperf3 needs a library that is not installed: probestick alone"
+	else
+		note "iperf3 is not installed on the host (scripts/deps.sh): the TCP bench runs probestick alone"
+	fi
+fi
+
+# ------------------------------------------------------ memory reference --
+# likwid-bench (else stress-ng) beside our triad, in the guest and here.
+mem_note=
+if [ "$mem_runs" -gt 0 ]; then
+	for t in likwid-bench stress-ng; do
+		p=$(command -v "$t" || true)
+		if [ -n "$p" ] && stage_exec "$p"; then
+			# likwid looks for its access daemon on PATH even when it reads no counter
+			[ "$t" != likwid-bench ] || [ ! -x /usr/sbin/likwid-accessD ] ||
+				stage_exec /usr/sbin/likwid-accessD
+			# glibc dlopens libgcc_s for pthread_exit: ldd does not list it
+			gcc_s=$(LC_ALL=C ldconfig -p | sed -n 's/.*libgcc_s.so.1 (libc6,x86-64) => //p' | head -n 1)
+			if [ -n "$gcc_s" ]; then
+				mkdir -p "$root$(dirname "$gcc_s")"
+				cp -L "$gcc_s" "$root$gcc_s"
+			fi
+			note "memory reference in the guest: $t"
+			break
+		fi
+	done
+	note "memory bench natively on this host ($mem_runs runs)"
+	nice -n 0 "$OUT/probestick" bench mem --runs "$mem_runs" --json "$work/mem-host.json" \
+		>"$work/mem-host.txt" 2>&1 || mem_note="the native memory bench failed: $(tail -n 1 "$work/mem-host.txt")"
+fi
+
 # ---------------------------------------------------------------- initrd --
 install -m 0755 tests/bench/init "$root/bench/init"
 # A second compressed cpio after the image's own: the kernel unpacks both in
@@ -121,7 +165,8 @@ note "initrd: $(($(stat -c %s "$work/initrd.img") >> 20)) MB ($OUT/initramfs.img
 tools=2
 [ -z "$fio_note" ] || tools=1
 # Boot and fio's start under TCG are slow; a run costs its seconds plus a margin.
-limit=$((240 + runs * 2 * tools * (seconds + 20)))
+# The engine-against-fio part (two cases, two tools, a warm-up each), the memory part and the TCP part.
+limit=$((240 + runs * 2 * tools * (seconds + 20) + (tools - 1) * (runs + 1) * 4 * (seconds + 20) + mem_runs * 240 + (want_net == 1 ? net_runs * 2 * (net_seconds + 15) : 0)))
 # The probes read the clock at every event. TCG's CPU model has no invariant
 # TSC, so the guest would pick hpet, whose every read is an emulated device
 # access costing microseconds; real machines read the TSC. BENCH_CLOCK=hpet
@@ -130,45 +175,34 @@ clock="clocksource=tsc tsc=reliable"
 [ "${BENCH_CLOCK:-tsc}" = tsc ] || clock=
 fio_flag=1
 [ -z "$fio_note" ] || fio_flag=0
-qemu=(qemu-system-x86_64 -M q35 -accel tcg -m 1024 -smp 2 -nographic -nodefaults -no-reboot
-	-monitor none -serial "file:$log" -nic none
-	-kernel "$OUT/vmlinuz" -initrd "$work/initrd.img"
-	-append "console=ttyS0 rdinit=/bench/init panic=-1 loglevel=3 $clock bench.runs=$runs bench.seconds=$seconds bench.fio=$fio_flag")
-printf '%q ' "${qemu[@]}" >"$work/qemu.cmd"
-echo >>"$work/qemu.cmd"
-: >"$log"
+# The guest is silent while it measures (console output would add
+# interrupts to the figures): the silence limit is the measuring time.
+silence=$((120 + runs * 2 * tools * (seconds + 20) + (tools - 1) * (runs + 1) * 4 * (seconds + 20) + 240 + (want_net == 1 ? net_runs * 2 * (net_seconds + 15) : 0)))
+. tests/lib/qemu.sh
+qm_new "$work"
+QM_MEM=1024 QM_VGA=none
+qm_kernel "$OUT/vmlinuz" "$work/initrd.img" \
+	"console=ttyS0 rdinit=/bench/init panic=-1 loglevel=3 $clock bench.runs=$runs bench.seconds=$seconds bench.fio=$fio_flag bench.mem=$mem_runs bench.net=$want_net bench.net_runs=$net_runs bench.net_seconds=$net_seconds"
+log=$QM_WORK/serial.log
 note "booting QEMU (TCG, 2 CPUs): $runs runs x $seconds s per mode and tool, at most $limit s"
 start=$SECONDS
-"${qemu[@]}" </dev/null >"$work/qemu.out" 2>&1 &
-pid=$!
-timed_out=0
-while kill -0 "$pid" 2>/dev/null; do
-	if [ $((SECONDS - start)) -ge "$limit" ]; then
-		timed_out=1
-		kill "$pid" 2>/dev/null || true
-		sleep 1
-		kill -9 "$pid" 2>/dev/null || true
-		break
-	fi
-	sleep 1
-done
-wait "$pid" 2>/dev/null && qrc=0 || qrc=$?
+booted=0
+qm_run "$limit" "$silence" && booted=1
 elapsed=$((SECONDS - start))
 
 tail_log() {
 	echo "bench: last 50 lines of the serial console ($log):" >&2
-	tr -d '\r' <"$log" | tail -n 50 | sed 's/^/    /' >&2
+	qm_serial_tail 50 >&2
 }
 clean=$work/serial.txt
 # The console's reset sequences can share a line with the first marker.
 tr -d '\r' <"$log" | sed 's/.*=== PROBESTICK-BENCH /=== PROBESTICK-BENCH /' >"$clean"
-if [ "$timed_out" = 1 ]; then
-	note "no power-off within $limit s: QEMU killed"
-	tail_log
+if [ "$booted" = 0 ]; then
+	note "the guest did not power off: $QM_STATUS after $elapsed s (the launcher's messages are above)"
 	exit 1
 fi
 if ! grep -q '^=== PROBESTICK-BENCH END' "$clean"; then
-	note "QEMU exited (status $qrc) after $elapsed s without the bench's end marker"
+	note "the guest powered off after $elapsed s without the bench's end marker"
 	[ ! -s "$work/qemu.out" ] || sed 's/^/    qemu: /' "$work/qemu.out" >&2
 	tail_log
 	exit 1
@@ -178,15 +212,82 @@ echo "================ probestick bench (QEMU TCG guest, $elapsed s) ===========
 echo "QEMU runs without KVM here (TCG: every guest instruction is emulated), so the"
 echo "absolute IOPS mean nothing; only the ratios (on/off, probestick/fio) do."
 [ -z "$fio_note" ] || echo "note: $fio_note"
+[ "$QM_RETRIED" = 0 ] || echo "note: measured on the launcher's retry under single-threaded TCG (the first boot hung)"
 echo
-sed -n '/^=== PROBESTICK-BENCH BEGIN/,/^=== PROBESTICK-BENCH \(JSON\|END\)/p' "$clean" |
+sed -n '/^=== PROBESTICK-BENCH BEGIN/,/^=== PROBESTICK-BENCH \(JSON\|ENGINE\|NET BEGIN\|END\)/p' "$clean" |
 	grep -v '^=== PROBESTICK-BENCH'
-sed -n '/^=== PROBESTICK-BENCH JSON/,/^=== PROBESTICK-BENCH END/p' "$clean" |
+sed -n '/^=== PROBESTICK-BENCH JSON/,/^=== PROBESTICK-BENCH \(ENGINE\|MEMJSON\|NET BEGIN\|END\)/p' "$clean" |
 	grep -v '^=== PROBESTICK-BENCH' >"$work/result.json" || true
 echo "JSON: $work/result.json"
+if grep -q '^=== PROBESTICK-BENCH ENGINE ===' "$clean"; then
+	echo
+	echo "================ engine against fio (QEMU TCG guest, null_blk) ================"
+	sed -n '/^=== PROBESTICK-BENCH ENGINE ===/,/^=== PROBESTICK-BENCH \(ENGINE-JSON\|MEMJSON\|NET BEGIN\|END\)/p' "$clean" |
+		grep -v '^=== PROBESTICK-BENCH'
+	sed -n '/^=== PROBESTICK-BENCH ENGINE-JSON/,/^=== PROBESTICK-BENCH \(MEMJSON\|NET BEGIN\|END\)/p' "$clean" |
+		grep -v '^=== PROBESTICK-BENCH' >"$work/engine-guest.json" || true
+	echo "JSON: $work/engine-guest.json"
+fi
+if [ "$mem_runs" -gt 0 ]; then
+	sed -n '/^=== PROBESTICK-BENCH MEMJSON/,/^=== PROBESTICK-BENCH \(NET BEGIN\|END\)/p' "$clean" |
+		grep -v '^=== PROBESTICK-BENCH' >"$work/mem-guest.json" || true
+	echo
+	echo "memory bandwidth natively on this host (the same command, not in QEMU):"
+	if [ -n "$mem_note" ]; then echo "  $mem_note"; else sed 's/^/  /' "$work/mem-host.txt"; fi
+	echo "JSON: $work/mem-guest.json (guest), $work/mem-host.json (host)"
+fi
+if [ "$want_net" = 1 ]; then
+	echo
+	echo "---------------- TCP over veth: probestick vs iperf3, in the guest ----------------"
+	sed -n '/^=== PROBESTICK-BENCH NET BEGIN/,/^=== PROBESTICK-BENCH NET END/p' "$clean" |
+		grep -v '^=== PROBESTICK-BENCH' | sed '/^{/,$d'
+	echo
+	echo "---------------- TCP over veth: probestick vs iperf3, natively on this machine ----"
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "not run natively: namespaces and veth need root"
+	else
+		"$OUT/probestick" bench net --runs "$net_runs" --seconds "$net_seconds" \
+			--json "$work/net-native.json" $(command -v iperf3 >/dev/null || echo --iperf3 none) ||
+			note "the native TCP bench failed"
+	fi
+fi
 rc=$(sed -n 's/^=== PROBESTICK-BENCH END rc=\([0-9]*\).*/\1/p' "$clean" | tail -n 1)
 if [ "${rc:-1}" != 0 ]; then
 	note "probestick bench ended with status ${rc:-?} in the guest"
 	tail_log
 	exit 1
 fi
+
+# ---------------------------------------------------------------- native --
+# TCG distorts user-space cost, so the engine against fio also runs on this
+# machine: a loop device over a file in /dev/shm (memory, no drive's noise).
+native() {
+	local file loop rc=0
+	if [ "${BENCH_NATIVE:-1}" = 0 ]; then
+		note "native engine bench skipped (BENCH_NATIVE=0)"
+		return 0
+	fi
+	if [ "$(id -u)" != 0 ] || ! command -v losetup >/dev/null || [ -z "$fio" ]; then
+		note "native engine bench skipped: it needs root, losetup and fio"
+		return 0
+	fi
+	file=$(mktemp /dev/shm/probestick-bench.XXXXXX)
+	truncate -s "${BENCH_NATIVE_MB:-2048}M" "$file"
+	# written once, so that reads come from memory pages, not holes
+	dd if=/dev/zero of="$file" bs=1M count="${BENCH_NATIVE_MB:-2048}" conv=notrunc status=none
+	if ! loop=$(losetup -f --show "$file"); then
+		note "native engine bench skipped: losetup could not attach $file"
+		rm -f "$file"
+		return 0
+	fi
+	echo
+	echo "================ engine against fio (native, $loop over $file) ================"
+	echo "host: $(uname -r), $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
+	"$OUT/probestick" bench engine --dev "$loop" --runs "$runs" --seconds "$seconds" \
+		--json "$work/engine-native.json" || rc=$?
+	echo "JSON: $work/engine-native.json"
+	losetup -d "$loop"
+	rm -f "$file"
+	return $rc
+}
+native || exit 1

@@ -52,4 +52,20 @@ if with_fio:
     assert r["ours_over_fio"]["off"] > 0, r
 PY
 grep -q '^probestick  ' "$work/out" || fail "no summary line in: $(cat "$work/out")"
+
+# bench mem: option errors, then a short run with the reference there is.
+expect_rc 2 mem --runs 0
+expect_rc 2 mem --ref nonsense
+expect_rc 2 mem --array-mib 1
+"$ps" bench mem --runs 2 --array-mib 8 --passes 3 --json "$work/m.json" >"$work/out" 2>&1 ||
+	fail "the short memory run failed: $(cat "$work/out")"
+/usr/bin/python3 - "$work/m.json" <<'PY' || fail "bad JSON: $(cat "$work/m.json")"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["array_bytes"] == 8 << 20 and r["runs"] == 2 and r["passes"] == 3, r
+assert r["ours"]["runs"] == 2 and r["ours"]["median_gbps"] > 0, r
+if r["reference"] != "none":
+    assert r["ref"]["runs"] == 2 and r["ratio"] > 0, r
+assert r["goal"] in ("met", "missed", "not measurable here"), r
+PY
 echo "bench selftest: ok$([ ${#fio_arg[@]} -eq 0 ] && echo ", with fio")"

@@ -74,8 +74,8 @@ class Checker:
                 self.fail("step %s: %d events lost (drops.%s)" % (name, drops[k], k))
         return s
 
-    def disk_seq(self, want):
-        s = self.step("disk_seq")
+    def disk_read(self, want):
+        s = self.step("disk_read")
         if s is None:
             return
         drives = self.r.get("drives") or []
@@ -84,38 +84,38 @@ class Checker:
         for d in want["disks"]:
             found = [x for x in drives if (x.get("serial") or "").strip() == d["serial"]]
             if not found:
-                self.fail("disk_seq: no drive with serial %s in drives[]" % d["serial"])
+                self.fail("disk_read: no drive with serial %s in drives[]" % d["serial"])
                 continue
             name = found[0].get("name")
             dd = data.get(name) or {}
             if dd.get("skipped_reason") or not dd.get("results"):
-                self.fail("disk_seq: %s (%s) was not read: %s"
+                self.fail("disk_read: %s (%s) was not read: %s"
                           % (name, d["serial"], dd.get("skipped_reason") or "no results"))
             read_bytes = sum(num(x.get("bytes")) for x in dd.get("results") or [])
             rec = [b for b in blocks if b.get("disk") == name and b.get("dir") == "read"]
             if not rec:
-                self.fail("disk_seq: probes.block has no read histogram for %s (%s); disks there: %s"
+                self.fail("disk_read: probes.block has no read histogram for %s (%s); disks there: %s"
                           % (name, d["serial"], sorted({(b.get("disk"), b.get("dir")) for b in blocks})))
                 continue
             lat, irq = rec[0].get("latency") or {}, rec[0].get("irq_to_complete") or {}
-            print("probes: disk_seq %-8s %-13s read %d MiB: requests %d latency p50 %d ns p99 %d ns; "
+            print("probes: disk_read %-8s %-13s read %d MiB: requests %d latency p50 %d ns p99 %d ns; "
                   "irq->complete %d p50 %d ns"
                   % (name, d["serial"], read_bytes >> 20, num(lat.get("count")), num(lat.get("p50")),
                      num(lat.get("p99")), num(irq.get("count")), num(irq.get("p50"))))
             if not num(lat.get("count")) > 0 or not num(lat.get("p50")) > 0:
-                self.fail("disk_seq: %s read latency histogram is empty (count %r, p50 %r)"
+                self.fail("disk_read: %s read latency histogram is empty (count %r, p50 %r)"
                           % (name, lat.get("count"), lat.get("p50")))
             if not num(irq.get("count")) > 0 or not num(irq.get("p50")) > 0:
-                self.fail("disk_seq: %s has no irq->completion figures (count %r, p50 %r)"
+                self.fail("disk_read: %s has no irq->completion figures (count %r, p50 %r)"
                           % (name, irq.get("count"), irq.get("p50")))
-        # The stick is never read by disk_seq; its block entries (if any)
+        # The stick is never read by disk_read; its block entries (if any)
         # come from the report writes, so only the step's own word is checked.
         for x in drives:
             if x.get("boot_device") is True:
                 why = (data.get(x.get("name")) or {}).get("skipped_reason")
-                print("probes: disk_seq boot stick %s skipped: %r" % (x.get("name"), why))
+                print("probes: disk_read boot stick %s skipped: %r" % (x.get("name"), why))
                 if not why:
-                    self.fail("disk_seq: the boot stick %s is not marked skipped in the step's data"
+                    self.fail("disk_read: the boot stick %s is not marked skipped in the step's data"
                               % x.get("name"))
 
     def nic_irqs(self, step, nic):
@@ -146,8 +146,8 @@ class Checker:
                 lines[int(line["irq"])] = line
         return lines
 
-    def nic_tput(self, want):
-        s = self.step("nic_tput")
+    def nic_loop(self, want):
+        s = self.step("nic_loop")
         if s is None:
             return
         nics = {(n.get("mac") or "").lower(): n for n in self.r.get("nics") or []}
@@ -156,46 +156,46 @@ class Checker:
         for mac in want["macs"]:
             nic = nics.get(mac.lower())
             if not nic:
-                self.fail("nic_tput: no NIC with MAC %s in nics[]" % mac)
+                self.fail("nic_loop: no NIC with MAC %s in nics[]" % mac)
                 continue
             name = nic.get("name")
             rec = [d for d in devs if d.get("name") == name]
             if not rec:
-                self.fail("nic_tput: probes.nic has no device %s (%s); devices there: %s"
+                self.fail("nic_loop: probes.nic has no device %s (%s); devices there: %s"
                           % (name, mac, [d.get("name") for d in devs]))
             else:
                 d = rec[0]
                 lat, work = d.get("irq_to_poll") or {}, d.get("poll_work") or {}
-                print("probes: nic_tput %-6s %s bus %s: rx %d tx %d packets; irq->poll %d p50 %d ns; "
+                print("probes: nic_loop %-6s %s bus %s: rx %d tx %d packets; irq->poll %d p50 %d ns; "
                       "polls %d work p50 %d budget %s"
                       % (name, mac, d.get("bus"), num(d.get("rx_packets")), num(d.get("tx_packets")),
                          num(lat.get("count")), num(lat.get("p50")), num(work.get("count")),
                          num(work.get("p50")), work.get("budget")))
                 if nic.get("pci_address") and d.get("bus") != nic.get("pci_address"):
-                    self.fail("nic_tput: probes.nic %s has bus %r, nics[] says %r"
+                    self.fail("nic_loop: probes.nic %s has bus %r, nics[] says %r"
                               % (name, d.get("bus"), nic.get("pci_address")))
                 for k in ("rx_packets", "tx_packets"):
                     if not num(d.get(k)) > 0:
-                        self.fail("nic_tput: %s %s is %r, expected > 0" % (name, k, d.get(k)))
+                        self.fail("nic_loop: %s %s is %r, expected > 0" % (name, k, d.get(k)))
                 if not num(lat.get("count")) > 0:
-                    self.fail("nic_tput: %s has no irq->poll figures (count %r)" % (name, lat.get("count")))
+                    self.fail("nic_loop: %s has no irq->poll figures (count %r)" % (name, lat.get("count")))
                 if not num(work.get("count")) > 0:
-                    self.fail("nic_tput: %s has no poll work figures (count %r)" % (name, work.get("count")))
+                    self.fail("nic_loop: %s has no poll work figures (count %r)" % (name, work.get("count")))
             lines = self.nic_irqs(s, nic)
             if not lines:
-                self.fail("nic_tput: no interrupt line of %s (%s) fired in load.irqs" % (name, mac))
+                self.fail("nic_loop: no interrupt line of %s (%s) fired in load.irqs" % (name, mac))
                 continue
             total = 0
             for irq, line in sorted(lines.items()):
                 p = num(get(hard.get(irq), "count"))
                 total += p
-                print("probes: nic_tput %-6s irq %d %-10s probe %d /proc %d"
+                print("probes: nic_loop %-6s irq %d %-10s probe %d /proc %d"
                       % (name, irq, line.get("name"), p, num(line.get("total"))))
                 if num(line.get("total")) >= MIN_NIC_LINE and p == 0:
-                    self.fail("nic_tput: %s irq %d (%s) fired %d times but has no hardirq line in the probes"
+                    self.fail("nic_loop: %s irq %d (%s) fired %d times but has no hardirq line in the probes"
                               % (name, irq, line.get("name"), line.get("total")))
             if total == 0:
-                self.fail("nic_tput: the probes counted no interrupt on %s's lines %s" % (name, sorted(lines)))
+                self.fail("nic_loop: the probes counted no interrupt on %s's lines %s" % (name, sorted(lines)))
 
     def consistency(self):
         """Every busy hardirq line of every step against /proc/interrupts."""
@@ -226,7 +226,10 @@ class Checker:
                 t = num(ld.get("total"))
                 dev = 100.0 * (n - t) / t if t else 100.0
                 # Per CPU too: each CPU's count is exact in both sources.
-                pc = line.get("per_cpu") or []
+                # per_cpu counts the handled calls, unhandled_per_cpu the IRQ_NONE ones.
+                upc = line.get("unhandled_per_cpu") or []
+                pc = [num(h) + (num(upc[i]) if i < len(upc) else 0)
+                      for i, h in enumerate(line.get("per_cpu") or [])]
                 lc = ld.get("per_cpu") or []
                 cpus = []
                 for i, cpu in enumerate(cpu_ids):
@@ -250,8 +253,8 @@ class Checker:
                 if not ok:
                     self.fail("%s: irq %s (%s): probe counted %d, /proc/interrupts %d over the step: %+.1f%%, "
                               "more than %.0f%%" % (name, irq, line.get("name"), n, t, dev, tol))
-        if not compared.get("nic_tput") and get(self.steps.get("nic_tput"), "probes", "available") is True:
-            self.fail("nic_tput: no hardirq line reached %d interrupts: nothing to compare with /proc/interrupts"
+        if not compared.get("nic_loop") and get(self.steps.get("nic_loop"), "probes", "available") is True:
+            self.fail("nic_loop: no hardirq line reached %d interrupts: nothing to compare with /proc/interrupts"
                       % MIN_COUNT)
         print("probes: %d lines compared with /proc/interrupts (%s), largest deviation %+.2f%% (%s)"
               % (sum(compared.values()), ", ".join("%s %d" % kv for kv in compared.items()),
@@ -265,8 +268,8 @@ def main():
     with open(expect_path) as f:
         want = json.load(f)
     c = Checker(r)
-    c.disk_seq(want)
-    c.nic_tput(want)
+    c.disk_read(want)
+    c.nic_loop(want)
     c.consistency()
     if c.bad:
         print("probes: %d problem(s) in %s" % (len(c.bad), report_path))

@@ -1,5 +1,6 @@
-# Boot-test library (sourced): the one place that builds the QEMU machine,
-# boots a COPY of the stick image in it and reads the report back.
+# Boot-test library (sourced): the standard machine of the boot tests, on the
+# launcher in tests/lib/qemu.sh; boots a COPY of the stick image in it and
+# reads the report back.
 # The guest: q35, 512 MiB, 2 CPUs, the stick on USB (xHCI), one SATA, one
 # NVMe and one virtio disk of known sizes and serials, two e1000e NICs with
 # known MACs on a QEMU hub. Sizes, serials and MACs below are what the
@@ -7,7 +8,8 @@
 
 PS_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 PS_PY=/usr/bin/python3
-export MTOOLS_SKIP_CHECK=1 MTOOLSRC=/dev/null
+# shellcheck source=../lib/qemu.sh
+. "$PS_TOP/tests/lib/qemu.sh"
 
 # name bus serial size_mib
 PS_DISKS=(
@@ -19,12 +21,22 @@ PS_MACS=(52:54:00:50:00:01 52:54:00:50:00:02)
 PS_MEM_MIB=512
 # Options for scenarios other than the quick-plan boots (unset: no change):
 #   PS_ACCEL     QEMU -accel value (default tcg)
+#   PS_SILENCE   most seconds without serial output before the guest counts
+#                as hung (default 120)
+#   PS_NO_RETRY=1  no single-threaded retry of a TCG hang (make soak SOAK_RETRY=0)
 #   PS_APPEND    words added to the kernel command line of every syslinux
 #                entry in the image copy (BIOS only)
 #   PS_KERNEL, PS_INITRD, PS_CMDLINE   boot this kernel and initrd directly
 #                (-kernel/-initrd/-append) instead of the stick's boot loader
-OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.fd
-OVMF_VARS=/usr/share/OVMF/OVMF_VARS_4M.fd
+#   PS_BLKDEBUG  NAME=CONF: put disk NAME (sata0, nvme0, vd0) behind QEMU's
+#                blkdebug driver with config file CONF (injected I/O errors)
+#   PS_STICK_CACHE  the stick drive's cache= mode (writethrough: the power
+#                cut test, where what the guest saw written must be on the image)
+#   PS_MACHINE_EXTRA  a function ps_machine calls last (qm_device ...: more devices)
+#   PS_EXPECT_MODULE  "refused": the report must say probestick.ko did not load
+#                (Secure Boot), its steps without probes; default "loaded"
+#   PS_DISK_PROPS  NAME=PROPS ...: device properties added to disk NAME
+#                (nvme0=smart_critical_warning=4), space separated
 
 ps_log() { echo "boot: $*" >&2; }
 
@@ -42,116 +54,80 @@ ps_prepare() {
 		truncate -s "${mib}M" "$work/$name.raw"
 	done
 	printf '# set by tests/boot\nplan=%s\nthen=%s\nconsole=tty0,ttyS0\n' "$plan" "$then" >"$work/probestick.cfg"
-	mcopy -o -i "$work/stick.img@@1M" "$work/probestick.cfg" ::/probestick.cfg
+	qm_stick_put "$work/stick.img" "$work/probestick.cfg" /probestick.cfg
 	if [ -n "${PS_APPEND:-}" ]; then
-		mcopy -n -i "$work/stick.img@@1M" ::/syslinux/syslinux.cfg "$work/syslinux.cfg" || return 1
+		qm_stick_get "$work/stick.img" /syslinux/syslinux.cfg "$work/syslinux.cfg" || return 1
 		sed -i "s|^\([[:space:]]*APPEND .*\)|\1 $PS_APPEND|" "$work/syslinux.cfg"
-		mcopy -o -i "$work/stick.img@@1M" "$work/syslinux.cfg" ::/syslinux/syslinux.cfg || return 1
+		qm_stick_put "$work/stick.img" "$work/syslinux.cfg" /syslinux/syslinux.cfg || return 1
 		ps_log "kernel command line + '$PS_APPEND' (syslinux)"
 	fi
 }
 
-# ps_qemu_cmd FIRMWARE WORKDIR: fills the array PS_QEMU with the command line.
-# FIRMWARE is bios (SeaBIOS, QEMU's default) or uefi (OVMF).
-ps_qemu_cmd() {
-	local fw=$1 work=$2 d name bus serial mib i=0 port=1
-	PS_QEMU=(qemu-system-x86_64 -M q35 -accel "${PS_ACCEL:-tcg}" -m "$PS_MEM_MIB" -smp 2
-		-nodefaults -vga std -display none -no-reboot
-		-serial "file:$work/serial.log"
-		-smbios "type=17,loc_pfx=DIMM,bank=BANK,manufacturer=probestick,serial=PSDIMM0001,part=PS-QEMU-RAM,speed=3200")
+# ps_machine FIRMWARE WORKDIR: the standard machine of the boot tests, on
+# the launcher (tests/lib/qemu.sh). A test that needs more devices calls
+# ps_machine, then qm_disk/qm_nic/qm_device..., then qm_run.
+ps_machine() {
+	local fw=$1 work=$2 d name bus serial mib i p props
+	qm_new "$work"
+	QM_MEM=$PS_MEM_MIB
+	QM_STICK_CACHE=${PS_STICK_CACHE:-}
+	qm_firmware "$fw" || return 1
+	qm_smbios17 "loc_pfx=DIMM,bank=BANK,manufacturer=probestick,serial=PSDIMM0001,part=PS-QEMU-RAM,speed=3200"
 	if [ -n "${PS_KERNEL:-}" ]; then
-		PS_QEMU+=(-kernel "$PS_KERNEL" -initrd "$PS_INITRD" -append "${PS_CMDLINE:-}")
-	fi
-	if [ "$fw" = uefi ]; then
-		cp "$OVMF_VARS" "$work/OVMF_VARS.fd"
-		PS_QEMU+=(-drive "if=pflash,format=raw,readonly=on,file=$OVMF_CODE"
-			-drive "if=pflash,format=raw,file=$work/OVMF_VARS.fd")
+		qm_kernel "$PS_KERNEL" "$PS_INITRD" "${PS_CMDLINE:-}"
 	fi
 	# PCIe devices each behind their own root port, as on real boards, so
-	# that each has a link of its own (QEMU trains them at 2.5 GT/s x1).
-	rootport() {
-		PS_QEMU+=(-device "pcie-root-port,id=rp$port,bus=pcie.0,chassis=$port,addr=$(printf 0x%x $((port + 15)))")
-		port=$((port + 1))
-	}
-	rootport
-	PS_QEMU+=(-device "qemu-xhci,id=xhci,bus=rp$((port - 1))"
-		-drive "if=none,id=stick,format=raw,file=$work/stick.img"
-		-device "usb-storage,bus=xhci.0,drive=stick$([ -n "${PS_KERNEL:-}" ] || echo ,bootindex=0),removable=on")
+	# that each has a link of its own.
+	qm_stick "$QM_WORK/stick.img" $([ -n "${PS_KERNEL:-}" ] || echo boot)
+	[ -z "${PS_BLKDEBUG:-}" ] || qm_blkdebug "${PS_BLKDEBUG%%=*}" "${PS_BLKDEBUG#*=}"
 	for d in "${PS_DISKS[@]}"; do
 		read -r name bus serial mib <<<"$d"
-		PS_QEMU+=(-drive "if=none,id=$name,format=raw,file=$work/$name.raw")
-		case $bus in
-		sata) PS_QEMU+=(-device "ide-hd,bus=ide.0,drive=$name,serial=$serial") ;;
-		nvme)
-			rootport
-			PS_QEMU+=(-device "nvme,bus=rp$((port - 1)),drive=$name,serial=$serial")
-			;;
-		virtio)
-			rootport
-			PS_QEMU+=(-device "virtio-blk-pci,bus=rp$((port - 1)),drive=$name,serial=$serial")
-			;;
-		esac
+		props=""
+		for p in ${PS_DISK_PROPS:-}; do
+			[ "${p%%=*}" != "$name" ] || props=${p#*=}
+		done
+		qm_disk "$name" "$bus" "$serial" "$mib" "" "$props" || return 1
 	done
 	for i in "${!PS_MACS[@]}"; do
-		rootport
-		PS_QEMU+=(-netdev "hubport,id=n$i,hubid=0"
-			-device "e1000e,bus=rp$((port - 1)),netdev=n$i,mac=${PS_MACS[$i]}")
+		qm_nic "${PS_MACS[$i]}" e1000e hub || return 1
 	done
+	# PS_MACHINE_EXTRA: a function that adds devices to the standard machine.
+	[ -z "${PS_MACHINE_EXTRA:-}" ] || "$PS_MACHINE_EXTRA" || return 1
 }
 
-# ps_boot FIRMWARE WORKDIR TIMEOUT_S: boots, waits for the guest to power
-# off. Sets PS_BANNER_S (seconds from QEMU start to the first line starting
-# with "probestick" or "init: probestick" after the kernel started: /init's
-# banner; "" if none) and PS_KERNEL_S (the kernel's first message on the serial line).
-# Returns 0 when QEMU exited by itself, 1 on timeout (QEMU is then killed).
+# ps_qemu_cmd FIRMWARE WORKDIR: fills the array PS_QEMU with the command
+# line of the standard machine (for callers that only want to see it).
+ps_qemu_cmd() {
+	ps_machine "$1" "$2" || return 1
+	qm_cmd || return 1
+	PS_QEMU=("${QM_CMD[@]}")
+}
+
+# ps_boot FIRMWARE WORKDIR TIMEOUT_S [SILENCE_S]: boots the standard machine,
+# waits for the guest to power off. Sets PS_BANNER_S (seconds from QEMU
+# start to the first line starting with "probestick" or "init: probestick"
+# after the kernel started: /init's banner; "" if none) and PS_KERNEL_S (the
+# kernel's first message on the serial line). The guest is stopped early
+# when it hangs (a lockup or RCU stall line, or SILENCE_S, default
+# PS_SILENCE or 120 s, without console output); a TCG hang is retried once
+# single-threaded (tests/lib/qemu.sh). Returns 0 when QEMU exited by itself
+# after a power-off, 1 otherwise.
 ps_boot() {
-	local fw=$1 work=$2 limit=$3 pid start now rc
+	local fw=$1 work=$2 limit=$3 silence=${4:-${PS_SILENCE:-120}}
+	ps_machine "$fw" "$work" || return 1
 	# The first kernel message with a timestamp: on UEFI the serial console
 	# does not always replay the "Linux version" line.
-	local kmark='^\[ *[0-9]*\.[0-9]*\] '
-	ps_qemu_cmd "$fw" "$work"
-	: >"$work/serial.log"
-	printf '%q ' "${PS_QEMU[@]}" >"$work/qemu.cmd"
-	echo >>"$work/qemu.cmd"
+	QM_MARKS=('kernel=^\[ *[0-9]*\.[0-9]*\] ' 'banner=^(init: *)?probestick[ :]')
+	QM_RETRY_HOOK=${PS_RETRY_HOOK:-}
+	[ "${PS_NO_RETRY:-0}" = 0 ] || QM_RETRY_SINGLE=0
 	PS_BANNER_S="" PS_KERNEL_S=""
-	start=$EPOCHREALTIME
-	"${PS_QEMU[@]}" >"$work/qemu.out" 2>&1 &
-	pid=$!
-	while kill -0 "$pid" 2>/dev/null; do
-		now=$EPOCHREALTIME
-		if [ -z "$PS_KERNEL_S" ] && grep -aq "$kmark" "$work/serial.log"; then
-			PS_KERNEL_S=$(ps_elapsed "$start" "$now")
-		fi
-		if [ -n "$PS_KERNEL_S" ] && [ -z "$PS_BANNER_S" ] &&
-			tr -d '\r' <"$work/serial.log" | sed -n "/$kmark/,\$p" | grep -aq '^\(init: *\)\?probestick[ :]'; then
-			PS_BANNER_S=$(ps_elapsed "$start" "$now")
-		fi
-		if [ "$(ps_elapsed "$start" "$now" | cut -d. -f1)" -ge "$limit" ]; then
-			kill "$pid" 2>/dev/null
-			sleep 1
-			kill -9 "$pid" 2>/dev/null
-			wait "$pid" 2>/dev/null
-			ps_log "$fw: no power-off within $limit s; QEMU killed. Last 50 serial lines:"
-			ps_serial_tail "$work" 50 >&2
-			return 1
-		fi
-		sleep 0.25
-	done
-	wait "$pid"
-	rc=$?
-	if [ $rc -ne 0 ]; then
-		ps_log "$fw: QEMU exited with status $rc:"
-		sed 's/^/    /' "$work/qemu.out" >&2
+	qm_run "$limit" "$silence" || {
+		ps_log "$fw: the boot failed: $QM_STATUS$([ "$QM_RETRIED" = 1 ] && echo ", also on the single-threaded retry")"
 		return 1
-	fi
-	ps_log "$fw: powered off after $(ps_elapsed "$start" "$EPOCHREALTIME") s; kernel at ${PS_KERNEL_S:-?} s, banner at ${PS_BANNER_S:-?} s"
+	}
+	PS_KERNEL_S=$QM_MARK_kernel PS_BANNER_S=$QM_MARK_banner
+	ps_log "$fw: powered off after $QM_ELAPSED s; kernel at ${PS_KERNEL_S:-?} s, banner at ${PS_BANNER_S:-?} s; longest console silence $QM_MAX_GAP s$([ "$QM_RETRIED" = 1 ] && echo "; on the single-threaded TCG retry")"
 	return 0
-}
-
-ps_elapsed() {
-	local a=${1/./} b=${2/./}
-	local d=$(((10#$b - 10#$a) / 10000))
-	printf '%d.%02d\n' $((d / 100)) $((d % 100))
 }
 
 # ps_fetch_reports WORKDIR: copies /reports from the image copy to
@@ -160,14 +136,12 @@ ps_fetch_reports() {
 	local work=$1
 	rm -rf "$work/reports"
 	mkdir -p "$work/reports"
-	mcopy -s -n -i "$work/stick.img@@1M" '::/reports/*' "$work/reports/" 2>/dev/null || true
+	qm_stick_get "$work/stick.img" '/reports/*' "$work/reports/" -s 2>/dev/null || true
 	find "$work/reports" -name report.json -printf '%T@ %p\n' | sort -n | tail -n 1 | cut -d' ' -f2-
 }
 
 # ps_serial_tail WORKDIR [N]: the last N lines the guest printed, readable.
-ps_serial_tail() {
-	tr -d '\r' <"$1/serial.log" | sed 's/\x1b\[[0-9;?]*[A-Za-z]//g' | tail -n "${2:-50}" | sed 's/^/    /'
-}
+ps_serial_tail() { qm_serial_tail "${2:-50}" "$1"; }
 
 # ps_expect_json WORKDIR PLAN: what check_report.py compares the report with.
 ps_expect_json() {
@@ -177,28 +151,21 @@ ps_expect_json() {
 		disks+="${disks:+,}{\"bus\":\"$bus\",\"serial\":\"$serial\",\"size\":$((mib << 20))}"
 	done
 	for d in "${PS_MACS[@]}"; do macs+="${macs:+,}\"$d\""; done
-	mcopy -n -i "$work/stick.img@@1M" ::/manifest.json "$work/manifest.json" 2>/dev/null ||
+	qm_stick_get "$work/stick.img" /manifest.json "$work/manifest.json" 2>/dev/null ||
 		echo null >"$work/manifest.json"
 	# The module and the userland are built from the same uapi header.
 	abi=$(sed -n 's/^#define PROBESTICK_ABI_VERSION[[:space:]]*\([0-9]*\).*/\1/p' "$PS_TOP/kmod/uapi/probestick.h")
 	# The steps the plan must have run: those compiled in for it, as the program lists them.
 	steps=$("$PS_TOP/${OUT:-out}/probestick" steps 2>/dev/null |
 		awk -v plan="$plan" 'NR > 1 && ("," $2 ",") ~ ("," plan ",") {printf "%s\"%s\"", n++ ? "," : "", $1}')
-	printf '{"plan":"%s","disks":[%s],"macs":[%s],"mem":%d,"stick_size":%d,"manifest":%s,"module_abi":%d,"steps":[%s]}\n' \
+	printf '{"plan":"%s","disks":[%s],"macs":[%s],"mem":%d,"stick_size":%d,"manifest":%s,"module_abi":%d,"module":"%s","steps":[%s]}\n' \
 		"$plan" "$disks" "$macs" $((PS_MEM_MIB << 20)) "$(stat -c %s "$work/stick.img")" \
-		"$(cat "$work/manifest.json")" "${abi:-0}" "$steps"
+		"$(cat "$work/manifest.json")" "${abi:-0}" "${PS_EXPECT_MODULE:-loaded}" "$steps"
 }
 
-ps_need_tools() {
-	local fw=$1
-	command -v qemu-system-x86_64 >/dev/null || { echo "skip: qemu-system-x86_64 is not installed (scripts/deps.sh)"; return 77; }
-	command -v mcopy >/dev/null || { echo "skip: mtools is not installed (scripts/deps.sh)"; return 77; }
-	if [ "$fw" = uefi ] && { [ ! -r "$OVMF_CODE" ] || [ ! -r "$OVMF_VARS" ]; }; then
-		echo "skip: OVMF ($OVMF_CODE) is not installed (scripts/deps.sh: ovmf)"
-		return 77
-	fi
-	return 0
-}
+ps_need_tools() { qm_need_tools "$@"; }
+
+ps_scenario_reprepare() { ps_prepare "$PS_SC_IMG" "$PS_SC_WORK" quick poweroff; }
 
 # ps_scenario FIRMWARE TIMEOUT_S NAME [CHECK]: boot the built image with the
 # quick plan and power-off, then check the report it left on the stick; with
@@ -210,7 +177,9 @@ ps_scenario() {
 	case $work in /*) ;; *) work=$PWD/$work ;; esac
 	ps_need_tools "$fw" || return $?
 	ps_prepare "$img" "$work" quick poweroff || return 1
-	ps_boot "$fw" "$work" "$limit" || return 1
+	# A retry boots a fresh copy of the stick and fresh disks.
+	PS_SC_IMG=$img PS_SC_WORK=$work
+	PS_RETRY_HOOK=ps_scenario_reprepare ps_boot "$fw" "$work" "$limit" || return 1
 	report=$(ps_fetch_reports "$work")
 	if [ -z "$report" ]; then
 		ps_log "$fw: the guest powered off but left no report.json in /reports on the stick. Serial tail:"
@@ -218,7 +187,7 @@ ps_scenario() {
 		return 1
 	fi
 	ps_expect_json "$work" quick >"$work/expect.json"
-	$PS_PY "$PS_TOP/tests/boot/check_report.py" "$report" "$work/expect.json" "$PS_TOP/docs/report-schema.json"
+	$PS_PY "$PS_TOP/tests/boot/check_report.py" "$report" "$work/expect.json" "$PS_TOP/${OUT:-out}/gen/report-schema.json"
 	rc=$?
 	if [ -n "$extra" ]; then
 		$PS_PY "$extra" "$report" "$work/expect.json" || rc=1

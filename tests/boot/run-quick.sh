@@ -12,7 +12,9 @@ case $work in /*) ;; *) work=$PWD/$work ;; esac
 ps_need_tools "$fw" >&2 || exit 1
 ps_prepare "$img" "$work" quick poweroff || exit 1
 ps_log "booting a copy of $img ($fw, quick plan); serial console in $work/serial.log"
-ps_boot "$fw" "$work" "$limit" || exit 1
+# A single-threaded retry of a TCG hang boots a fresh copy of the stick.
+reprepare() { ps_prepare "$img" "$work" quick poweroff; }
+PS_RETRY_HOOK=reprepare ps_boot "$fw" "$work" "$limit" || exit 1
 report=$(ps_fetch_reports "$work")
 if [ -z "$report" ] || [ ! -s "$(dirname "$report")/report.txt" ]; then
 	ps_log "no report on the stick after the boot. Last serial lines:"

@@ -102,6 +102,11 @@ for a in /bin/sh /sbin/modprobe /bin/mount /sbin/poweroff /usr/bin/setsid /bin/c
 	[ "$(entry "$a" | cut -d' ' -f2,9)" = "slink /bin/busybox" ] || fail "$a is not a link to /bin/busybox"
 done
 
+# dosfstools' checker, which /init runs on the stick before mounting it.
+has_file /sbin/fsck.fat &&
+	{ [ "$(entry /sbin/fsck.fat | cut -d' ' -f9)" = "$(sha_of "$(readlink -f "$(command -v fsck.fat)")")" ] ||
+		fail "/sbin/fsck.fat differs from the host's fsck.fat"; }
+
 # The userland, its libraries as ldd names them, the dynamic loader.
 has_file /usr/bin/probestick
 [ "$(entry /usr/bin/probestick | cut -d' ' -f9)" = "$(sha_of "$OUT/probestick")" ] ||
@@ -123,6 +128,11 @@ for lib in libkmod.so.2 libjson-c.so.5 libc.so.6; do
 	grep -q "/$lib\$" <<<"$libs" || fail "$OUT/probestick is not linked with $lib (ldd: $(tr '\n' ' ' <<<"$libs"))"
 done
 has_file /lib64/ld-linux-x86-64.so.2
+# PCIe device names: libpci and pci.ids (gzip, as libpci reads it)
+grep -q "/libpci.so.3\$" <<<"$libs" || fail "$OUT/probestick is not linked with libpci.so.3"
+has_file /usr/share/misc/pci.ids.gz
+[ "$(entry /usr/share/misc/pci.ids.gz | cut -d' ' -f9)" = "$(gzip -9 -n -c /usr/share/misc/pci.ids | sha256sum | cut -d' ' -f1)" ] ||
+	fail "/usr/share/misc/pci.ids.gz is not the host's pci.ids"
 
 # Modules: depmod indexes, one module or more of each enabled family.
 mdir=/lib/modules/$KVER
@@ -130,17 +140,27 @@ for f in modules.dep modules.dep.bin modules.alias modules.alias.bin modules.sym
 	modules.builtin modules.builtin.bin modules.softdep; do
 	has_file "$mdir/$f"
 done
+# What triage meets (issue 11): the SAS/RAID HBAs, the common NICs, USB NICs,
+# USB 1.1-3 hosts and UAS.
 declare -A family=(
 	[DRV_ATA]="ahci ata_piix libahci sd_mod" [DRV_NVME]="nvme nvme_core"
-	[DRV_SCSI]="sd_mod sg mpt3sas megaraid_sas" [DRV_USB_STORAGE]="xhci_pci ehci_pci usb_storage uas"
+	[DRV_SCSI]="sd_mod sg ses mpt3sas megaraid_sas aacraid hpsa smartpqi mvsas isci"
+	[DRV_USB_STORAGE]="xhci_pci ehci_pci ohci_pci uhci_hcd usb_storage uas"
+	[DRV_USB_NIC]="r8152 ax88179_178a cdc_ether"
 	[DRV_HID]="usbhid hid_generic" [DRV_VIRTIO]="virtio_pci virtio_blk virtio_net virtio_scsi"
-	[DRV_NIC_INTEL]="e1000 e1000e igb ixgbe" [DRV_NIC_REALTEK]=r8169
-	[DRV_NIC_BROADCOM]="tg3 bnxt_en" [DRV_NIC_MELLANOX]="mlx4_en mlx5_core"
+	[DRV_NIC_INTEL]="e1000 e1000e igb igc ixgbe i40e ice" [DRV_NIC_REALTEK]=r8169
+	[DRV_NIC_BROADCOM]="tg3 bnx2 bnx2x bnxt_en" [DRV_NIC_MELLANOX]="mlx4_en mlx5_core"
+	[DRV_NIC_EMULEX]=be2net [DRV_NIC_AQUANTIA]=atlantic [DRV_NIC_DESKTOP]="alx atl1c sky2"
 	[DRV_MD]="md_mod raid1 raid456" [DRV_FS]="vfat fat exfat nls_cp437 nls_utf8"
 )
 mods=$(awk -v d="$mdir/" 'index($1, d) == 1 && $1 ~ /\.ko$/ { n = $1; sub(/.*\//, "", n); sub(/\.ko$/, "", n); gsub(/-/, "_", n); print n }' "$tmp/entries" | sort -u)
 echo "modules: $(wc -l <<<"$mods")"
 grep -qx vfat <<<"$mods" || fail "vfat (the stick's file system) is missing"
+grep -qx efivarfs <<<"$mods" || fail "efivarfs (the report's Secure Boot state) is missing"
+# What the drivers step reads (initramfs/drivers-data.py).
+for f in modules.alias.zst pci.ids.zst usb.ids.zst families firmware.json; do
+	has_file "/usr/share/probestick/$f"
+done
 for f in $(sed -n 's/^CONFIG_\(DRV_[A-Z0-9_]*\)=y$/\1/p' "$config"); do
 	[ -n "${family[$f]:-}" ] || fail "this test does not know the family $f: add it to the table"
 	for m in ${family[$f]:-}; do

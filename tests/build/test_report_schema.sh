@@ -32,7 +32,9 @@ fail() {
 	exit 1
 }
 
-schema=docs/report-schema.json
+# The full schema: docs/report-schema.json with each step's //schema: fragment.
+schema=$OUT/gen/report-schema.json
+[ -s "$schema" ] || fail "no $schema: run make first"
 
 # 1. a full hand-checked report, and reports from fixture trees, validate
 for root in tests/fixtures/sysroot-workstation tests/fixtures/sysroot-broken tests/fixtures/core/empty-root; do
@@ -42,14 +44,14 @@ for root in tests/fixtures/sysroot-workstation tests/fixtures/sysroot-broken tes
 done
 mapfile -t reports < <(find "$tmp" -name report.json | sort)
 [ ${#reports[@]} -eq 3 ] || fail "expected 3 reports, found ${#reports[@]}"
-validate "$schema" tests/fixtures/core/reports/full.json "${reports[@]}" || fail "schema"
-echo "schema: ${#reports[@]} fixture runs and full.json valid"
+validate "$schema" tests/fixtures/core/reports/*-v2.json "${reports[@]}" || fail "schema"
+echo "schema: ${#reports[@]} fixture runs and the recorded reports valid"
 
 # report.txt beside each report.json, complete, every line within 80 columns
 for r in "${reports[@]}"; do
 	txt=${r%.json}.txt
 	[ -s "$txt" ] || fail "no $txt"
-	grep -q '^probestick report  plan quick  complete$' "$txt" || fail "$txt: header"
+	grep -q '^probestick report: plan quick, complete$' "$txt" || fail "$txt: header"
 	awk 'length($0) > 80 { print FILENAME ": " length($0) ": " $0; bad = 1 } END { exit bad }' "$txt" ||
 		fail "lines over 80 columns"
 done
@@ -60,7 +62,18 @@ import json, sys
 r = json.load(open(sys.argv[1]))
 r["steps"][0]["status"] = "fine"
 del r["machine_id"]
-json.dump(r, open(sys.argv[2], "w"))' tests/fixtures/core/reports/full.json "$tmp/invalid.json"
+json.dump(r, open(sys.argv[2], "w"))' "${reports[0]}" "$tmp/invalid.json"
+# and a step whose data breaks its own fragment (disk_read without drives[])
+"$py" -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+for s in r["steps"]:
+    if s["name"] == "disk_read":
+        del s["data"]["drives"]
+json.dump(r, open(sys.argv[2], "w"))' tests/fixtures/core/reports/healthy-v2.json "$tmp/invalid-data.json"
+if validate "$schema" "$tmp/invalid-data.json" >"$tmp/invalid-data.log"; then
+	fail "a step whose data lacks a required field passed the schema"
+fi
 if validate "$schema" "$tmp/invalid.json" >"$tmp/invalid.log"; then
 	fail "an invalid report passed the schema"
 fi
@@ -92,6 +105,65 @@ boot_report=$(find "$tmp/stick/reports" -name report.json)
 validate "$schema" "$boot_report" || fail "boot report schema"
 grep -q "line 3: unknown key 'colour'" "$boot_report" || fail "config warning not in the report"
 grep -q "console tty0" "$boot_report" || fail "missing console not reported"
+# show takes the stick's root and its reports folder as well as a run folder
+"$bin" show "$tmp/stick" >"$tmp/show-stick.txt" || fail "show of the stick's root"
+"$bin" show "$tmp/stick/reports" >"$tmp/show-reports.txt" || fail "show of the reports folder"
+cmp -s "$tmp/show-stick.txt" "$tmp/show-reports.txt" || fail "show of the stick and its reports differ"
+
+# 4b. the next boot on that stick: the first run made to look cut off during
+# nic_tput, the stick checked by fsck.fat with a dirty flag and a lost cluster
+# (check-stick on a small image); the run gets marked, the new report says
+# what the check found and what was recovered, and both validate.
+first=$boot_report
+"$py" -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["complete"] = False
+r["running_step"] = "nic_tput"
+r["probestick"]["boot_id"] = "an-earlier-boot"
+open(sys.argv[1], "w").write(json.dumps(r) + "\n")' "$first"
+if command -v fsck.fat >/dev/null && command -v mkfs.fat >/dev/null; then
+	truncate -s 64M "$tmp/fat.img"
+	mkfs.fat -F 32 "$tmp/fat.img" >/dev/null
+	printf '\001' | dd of="$tmp/fat.img" bs=1 seek=65 conv=notrunc status=none
+	"$py" tests/fixtures/fsck/fatpoke.py lost "$tmp/fat.img" 5000
+	cp -r tests/fixtures/sysroot-workstation "$tmp/root"
+	mkdir -p "$tmp/root/proc/sys/kernel/random"
+	echo this-boot >"$tmp/root/proc/sys/kernel/random/boot_id"
+	"$bin" check-stick "$tmp/fat.img" --json "$tmp/root/run/probestick/stick-check.json" >"$tmp/check.out" ||
+		fail "check-stick: $(cat "$tmp/check.out")"
+	grep -q "repaired: clean now" "$tmp/check.out" || fail "check-stick said: $(cat "$tmp/check.out")"
+	root2=$tmp/root
+else
+	echo "no dosfstools here: the second boot runs without a stick check"
+	root2=tests/fixtures/sysroot-workstation
+fi
+sleep 1 # a new folder name
+"$bin" --root "$root2" boot --stick "$tmp/stick" >"$tmp/boot2.out" 2>&1 || fail "second boot: $(cat "$tmp/boot2.out")"
+grep -q "stick: .*: the run stopped during nic_tput" "$tmp/boot2.out" ||
+	fail "the second boot did not say it found the cut-off run: $(head -20 "$tmp/boot2.out")"
+second=$(find "$tmp/stick/reports" -name report.json | sort | tail -n 1)
+[ "$second" != "$first" ] || fail "the second boot wrote no report"
+validate "$schema" "$first" "$second" || fail "schema of the marked report or the next one"
+"$py" - "$first" "$second" "$root2" <<'PY' || fail "marked run or stick{} of the next report"
+import json, sys
+first, second = (json.load(open(p)) for p in sys.argv[1:3])
+cut = first["interrupted"]
+assert cut["during"] == "nic_tput", cut
+# the boot id tells a power cut from a program that ended; the plain fixture has none
+assert cut["cause"] == ("power_lost" if sys.argv[3] != "tests/fixtures/sysroot-workstation" else None), cut
+rec = second["stick"]["recovered"]
+assert any(x["action"] == "marked" for x in rec), rec
+chk = second["stick"]["check"]
+if sys.argv[3] != "tests/fixtures/sysroot-workstation":
+    assert chk["clean"] is False and chk["clean_after"] is True, chk
+    assert {p["kind"] for p in chk["problems"]} == {"dirty", "lost_clusters"}, chk["problems"]
+PY
+head -n 2 "${first%.json}.txt" | grep -q "INCOMPLETE: stopped during nic_tput (power lost\|INCOMPLETE: stopped during nic_tput (cut off" ||
+	fail "the marked run's report.txt: $(head -n 2 "${first%.json}.txt")"
+grep -q "^stick   checked at boot (fsck.fat" "${second%.json}.txt" ||
+	[ "$root2" = tests/fixtures/sysroot-workstation ] || fail "the next report.txt does not show the stick check"
+echo "next boot: the cut-off run marked, the check and the recovery in the next report"
 
 # 5. usage errors are clear and exit 2
 set +e

@@ -3,7 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bad=0
-mapfile -t cfiles < <(git ls-files 'userland/*.c' 'userland/*.h' 'tests/unit/*.c' 'tests/unit/*.h')
+mapfile -t cfiles < <(git ls-files 'userland/*.c' 'userland/*.h' 'userland/**/*.c' 'userland/**/*.h' 'tests/unit/*.c' 'tests/unit/*.h' 'tests/fuzz/*.c' 'tests/fuzz/*.h')
 if [ ${#cfiles[@]} -gt 0 ]; then
 	if ! clang-format --dry-run -Werror "${cfiles[@]}"; then
 		echo "style: run clang-format -i on the files above" >&2

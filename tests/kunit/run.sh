@@ -56,9 +56,11 @@ hook() {
 }
 
 dst=$src/drivers/misc/probestick
-for f in pcie_decode.c pcie_decode.h pcie_decode_kunit.c hist_layout.h \
-	kc_tables.c kc_tables.h kc_window.c kc_window.h \
-	kc_hist_kunit.c kc_rqpair_kunit.c kc_window_kunit.c; do
+for f in pcie_decode.c pcie_decode.h pcie_decode_kunit.c pcie_verdict.h pcie_fields.h hist_layout.h \
+	smbios17.h smbios17_kunit.c imc_decode.c imc_decode.h imc_decode_kunit.c \
+	mce_decode.h mce_decode_kunit.c \
+	kc_tables.c kc_tables.h kc_window.c kc_window.h kc_registry.c kc_registry.h kc_core.h \
+	kc_hist_kunit.c kc_rqpair_kunit.c kc_window_kunit.c kc_registry_kunit.c; do
 	place "$repo/kmod/$f" "$dst/$f"
 done
 place "$repo/kmod/uapi/probestick.h" "$dst/uapi/probestick.h"

@@ -5,11 +5,17 @@ set -euo pipefail
 src=$1 bin=$2
 OUT=${OUT:-out}
 mkdir -p "$(dirname "$bin")"
+# A test that renders whole reports needs the real steps' views: it says so
+# with a "/* link: steps */" line, and gets the step objects.
+extra=${TEST_EXTRA_OBJS:-}
+if grep -q '^/\* link: steps \*/' "$src"; then
+	extra="$extra $(ls "$OUT"/obj/userland/steps/*.o)"
+fi
 # shellcheck disable=SC2046
 cc -std=c11 -D_GNU_SOURCE -O1 -g -Wall -Wextra -Werror -Wno-unused-parameter \
 	-fsanitize=address,undefined -fno-omit-frame-pointer \
 	-Iuserland -Ikmod/uapi -I"$OUT/gen" -Itests/unit \
 	-DFIXTURES='"tests/fixtures"' \
-	$(pkg-config --cflags libkmod json-c liburing libmnl) \
-	-o "$bin" "$src" ${TEST_EXTRA_OBJS:-} "$OUT/libprobestick.a" $(pkg-config --libs libkmod json-c liburing libmnl) -liperf
+	$(pkg-config --cflags libkmod json-c liburing libmnl libzstd blkid libpci) \
+	-o "$bin" "$src" $extra "$OUT/libprobestick.a" $(pkg-config --libs libkmod json-c liburing libmnl libzstd blkid libpci) -liperf -lm
 exec "$bin"

@@ -1,6 +1,6 @@
 /* test_ata_link.c - libata sata_spd texts and SCSI VPD page 0x80 serials. */
 #include "check.h"
-#include "probes/decode.h"
+#include "hw/decode.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -47,6 +47,7 @@ static void test_vpd80(void)
 	static const uint8_t truncated[] = {0x00, 0x80, 0x00, 0x14, 'W', 'D'};
 	static const uint8_t blank[] = {0x00, 0x80, 0x00, 0x04, ' ', ' ', ' ', ' '};
 	static const uint8_t binary[] = {0x00, 0x80, 0x00, 0x03, 'A', 0x01, 'B'};
+	static const uint8_t spaced[] = {0x00, 0x80, 0x00, 0x05, 'A', 'B', ' ', 'C', 'D'};
 	char out[64];
 
 	CHECK_INT(ps_vpd_pg80_serial(sat, sizeof(sat), out, sizeof(out)), 0);
@@ -62,6 +63,9 @@ static void test_vpd80(void)
 	/* a small buffer truncates, never overflows */
 	CHECK_INT(ps_vpd_pg80_serial(sat, sizeof(sat), out, 4), 0);
 	CHECK_STR(out, "WD-");
+	/* a cut on an inner space leaves the serial trimmed */
+	CHECK_INT(ps_vpd_pg80_serial(spaced, sizeof(spaced), out, 4), 0);
+	CHECK_STR(out, "AB");
 }
 
 int main(void)

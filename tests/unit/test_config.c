@@ -1,6 +1,7 @@
 /* test_config.c - probestick.cfg and kernel command line parsing, including damaged input. */
 #include "check.h"
-#include "config.h"
+#include "report/json.h"
+#include "core/config.h"
 
 #include <errno.h>
 
@@ -186,8 +187,83 @@ static void test_console_spec(void)
 		  -EINVAL);
 }
 
+/* A file of random bytes: the defaults stay, a handful of warnings per kind and
+ * one line with the count of the rest, every one valid UTF-8 without control bytes. */
+static void test_cfg_random_bytes(void)
+{
+	struct ps_config cfg, def;
+	json_object *w = json_object_new_array();
+	static char text[200000];
+	unsigned int seed = 12345;
+	bool summary = false;
+
+	for (size_t i = 0; i < sizeof(text); i++) {
+		seed = seed * 1103515245u + 12345u;
+		text[i] = (char)(seed >> 16);
+	}
+	ps_config_defaults(&cfg);
+	ps_config_defaults(&def);
+	ps_config_parse_text(&cfg, text, sizeof(text), "probestick.cfg", w);
+	CHECK_STR(cfg.plan, def.plan);
+	CHECK_STR(cfg.then, def.then);
+	CHECK(json_object_array_length(w) <= 4 * 5 + 4);
+	for (size_t i = 0; i < json_object_array_length(w); i++) {
+		const char *m = json_object_get_string(json_object_array_get_idx(w, i));
+		char *clean = ps_text_clean_dup(m, strlen(m), NULL);
+
+		CHECK_STR(clean, m);
+		free(clean);
+		summary = summary || strstr(m, "more lines") != NULL;
+	}
+	CHECK(summary);
+	json_object_put(w);
+}
+
+/* memtest= and burnin=: the sizes, shares and durations they take, and what they refuse. */
+static void test_memtest_burnin(void)
+{
+	struct ps_config cfg;
+	uint64_t bytes;
+	unsigned int pct, sec;
+	char why[256];
+
+	CHECK_INT(ps_memtest_spec_parse("256M", &bytes, &pct), 0);
+	CHECK(bytes == 256ULL << 20 && pct == 0);
+	CHECK_INT(ps_memtest_spec_parse("2GiB", &bytes, &pct), 0);
+	CHECK(bytes == 2ULL << 30);
+	CHECK_INT(ps_memtest_spec_parse("25%", &bytes, &pct), 0);
+	CHECK(bytes == 0 && pct == 25);
+	CHECK_INT(ps_memtest_spec_parse("91%", &bytes, &pct), -EINVAL);
+	CHECK_INT(ps_memtest_spec_parse("512K", &bytes, &pct), -EINVAL); /* under 1 MiB */
+	CHECK_INT(ps_memtest_spec_parse("256", &bytes, &pct), -EINVAL);	 /* no unit */
+	CHECK_INT(ps_memtest_spec_parse("-1G", &bytes, &pct), -EINVAL);
+	CHECK_INT(ps_memtest_spec_parse("1Gx", &bytes, &pct), -EINVAL);
+	CHECK_INT(ps_duration_parse("90s", &sec), 0);
+	CHECK_INT(sec, 90);
+	CHECK_INT(ps_duration_parse("10m", &sec), 0);
+	CHECK_INT(sec, 600);
+	CHECK_INT(ps_duration_parse("1h30m", &sec), 0);
+	CHECK_INT(sec, 5400);
+	CHECK_INT(ps_duration_parse("60", &sec), 0);
+	CHECK_INT(sec, 60);
+	CHECK_INT(ps_duration_parse("5s", &sec), -EINVAL); /* under 10 s */
+	CHECK_INT(ps_duration_parse("8d", &sec), -EINVAL);
+	CHECK_INT(ps_duration_parse("1h30", &sec), -EINVAL); /* the 30 has no unit */
+	CHECK_INT(ps_duration_parse("", &sec), -EINVAL);
+	ps_config_defaults(&cfg);
+	CHECK_INT(ps_config_set(&cfg, "memtest", "10%", why, sizeof(why)), 0);
+	CHECK_STR(cfg.memtest, "10%");
+	CHECK_INT(ps_config_set(&cfg, "burnin", "1h", why, sizeof(why)), 0);
+	CHECK_STR(cfg.burnin, "1h");
+	CHECK_INT(ps_config_set(&cfg, "burnin", "forever", why, sizeof(why)), -EINVAL);
+	CHECK(strstr(why, "burnin=forever") != NULL);
+	CHECK_STR(cfg.burnin, "1h");
+}
+
 int main(void)
 {
+	test_memtest_burnin();
+	test_cfg_random_bytes();
 	test_cfg_table();
 	test_cfg_garbage();
 	test_cmdline();

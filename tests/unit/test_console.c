@@ -1,8 +1,8 @@
 /* test_console.c - terminals on a pseudo-terminal: single-key mode, serial speed,
  * output to every terminal, restored modes, and missing terminals as warnings. */
 #include "check.h"
-#include "console.h"
-#include "util.h"
+#include "cli/console.h"
+#include "core/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "kcapture.h"
+#include "record/kcapture.h"
 
 static void test_bucket_roundtrip(void)
 {

@@ -1,7 +1,7 @@
 /* test_io_stats.c - run summaries, throughput, rounding and the latency
  * histogram (bucket bounds, nearest-rank percentiles) on tables of values. */
 #include "check.h"
-#include "io/stats.h"
+#include "engines/io/stats.h"
 
 #include <errno.h>
 
@@ -157,8 +157,44 @@ static void test_percentiles(void)
 	CHECK_INT(a.min_ns, 100);
 }
 
+/* The noise rule: the plan's runs, more while the CV is above the limit, up to the cap. */
+static void test_noise_rule(void)
+{
+	const struct ps_noise_rule r = {.runs = 3, .max_runs = 5, .cv_limit_pct = 10};
+	const double steady[] = {100, 101, 99, 100, 100};
+	const double noisy[] = {100, 200, 300, 100, 200};
+	const double settles[] = {100, 110, 100, 100};
+	const struct ps_noise_rule tight = {.runs = 3, .max_runs = 5, .cv_limit_pct = 5};
+
+	/* the plan's runs always */
+	CHECK(ps_noise_more_runs(&r, steady, 0));
+	CHECK(ps_noise_more_runs(&r, steady, 2));
+	CHECK(ps_noise_more_runs(&r, noisy, 2));
+	/* then more only while noisy, never past the cap */
+	CHECK(!ps_noise_more_runs(&r, steady, 3));
+	CHECK(ps_noise_more_runs(&r, noisy, 3));
+	CHECK(ps_noise_more_runs(&r, noisy, 4));
+	CHECK(!ps_noise_more_runs(&r, noisy, 5));
+	/* a figure that settles with more runs stops early and is not noisy */
+	CHECK(ps_noise_more_runs(&tight, settles, 3));	/* CV 5.6 % */
+	CHECK(!ps_noise_more_runs(&tight, settles, 4)); /* CV 4.9 % */
+	CHECK(!ps_noise_noisy(&tight, settles, 4));
+	CHECK(!ps_noise_noisy(&r, steady, 3));
+	CHECK(ps_noise_noisy(&r, noisy, 5));
+	/* one run says nothing about noise */
+	CHECK(!ps_noise_noisy(&r, noisy, 1));
+	/* a cap below the plan's runs is the plan's runs */
+	{
+		const struct ps_noise_rule low = {.runs = 3, .max_runs = 1, .cv_limit_pct = 10};
+
+		CHECK(ps_noise_more_runs(&low, noisy, 2));
+		CHECK(!ps_noise_more_runs(&low, noisy, 3));
+	}
+}
+
 int main(void)
 {
+	test_noise_rule();
 	test_summary();
 	test_rates();
 	test_buckets();

@@ -1,6 +1,6 @@
 /* test_machine_id.c - the machine-id rule and the DMI placeholder filter. */
 #include "check.h"
-#include "probes/decode.h"
+#include "hw/decode.h"
 
 #include <errno.h>
 

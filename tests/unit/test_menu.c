@@ -1,8 +1,9 @@
 /* test_menu.c - drive the menu with keys through a pipe and check what it ran and printed. */
 #include "check.h"
-#include "console.h"
-#include "menu.h"
-#include "util.h"
+/* link: steps */
+#include "cli/console.h"
+#include "cli/menu.h"
+#include "core/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,7 @@ static const struct ps_step_ops s_surface = {.abi = PS_STEP_ABI,
 static char runs[8][128];
 static int n_runs;
 static char report_dir[1024];
+static const char *reports_root; /* what "compare" offers; NULL: none */
 
 static int fake_run(void *arg, const char *plan, const char *csv, char *dir, size_t len)
 {
@@ -37,11 +39,19 @@ static int fake_run(void *arg, const char *plan, const char *csv, char *dir, siz
 	return 0;
 }
 
+static struct ps_config menu_cfg;
+static char sysroot[] = "/var/tmp/test_menu_root.XXXXXX";
+
 /* Feed keys, run the menu, return its action; *out gets what it printed (malloc'd). */
 static enum ps_action drive(const char *keys, char **out)
 {
 	const struct ps_step_ops *steps[] = {&s_inv, &s_surface};
-	struct ps_menu_env env = {.steps = steps, .n_steps = 2, .run_plan = fake_run};
+	struct ps_menu_env env = {.steps = steps,
+				  .n_steps = 2,
+				  .run_plan = fake_run,
+				  .cfg = &menu_cfg,
+				  .root = sysroot,
+				  .reports_root = reports_root};
 	struct ps_console con;
 	int in[2];
 	FILE *f = tmpfile();
@@ -70,9 +80,9 @@ static void test_session(void)
 	enum ps_action a;
 
 	n_runs = 0;
-	/* bad key; quick; full; choose: toggle surface on, run; show report, stop paging;
-	   power off refused; reboot confirmed */
-	a = drive("9\n12"
+	/* bad key; serve (not built in here); quick; full; choose: toggle surface on, run; show
+	   report, stop paging; power off refused; reboot confirmed */
+	a = drive("0\n9\n12"
 		  "3b\r"
 		  "4q"
 		  "7n"
@@ -85,10 +95,11 @@ static void test_session(void)
 	CHECK_STR(runs[1], "full:-");
 	CHECK_STR(runs[2], "custom:inventory,surface");
 	CHECK(strstr(out, "Not a menu item") != NULL);
+	CHECK(strstr(out, "Server mode is not built in.") != NULL); /* 9 without env->serve */
 	CHECK(strstr(out, "a [x] inventory") != NULL);
 	CHECK(strstr(out, "b [ ] surface") != NULL);
 	CHECK(strstr(out, "b [x] surface") != NULL); /* the list is redrawn after a toggle */
-	CHECK(strstr(out, "PCI functions (3)") != NULL);
+	CHECK(strstr(out, "Verdicts") != NULL);	     /* the first page leads with the answer */
 	CHECK(strstr(out, "-- more") != NULL);
 	CHECK(strstr(out, "Memory") == NULL); /* q stopped the pager on page 1 */
 	CHECK(strstr(out, "Power off now?") != NULL);
@@ -134,6 +145,100 @@ static void test_no_report(void)
 	free(out);
 }
 
+/* s switches the surface scan; w takes a typed serial after showing what each drive holds. */
+static void test_surface_and_scratch(void)
+{
+	char *out;
+
+	ps_config_defaults(&menu_cfg);
+	drive("s", &out);
+	CHECK_STR(menu_cfg.surface, "full");
+	CHECK(strstr(out, "surface scan of the full plan: sampled") != NULL);
+	CHECK(strstr(out, "now full") != NULL);
+	free(out);
+	drive("s", &out);
+	CHECK_STR(menu_cfg.surface, "sampled");
+	free(out);
+
+	/* b steps the burn-in's budget through 10m, 1h, 4h and back to the default */
+	drive("bb", &out);
+	CHECK_STR(menu_cfg.burnin, "1h");
+	CHECK(strstr(out, "burn-in budget: 60s") != NULL);
+	CHECK(strstr(out, "now runs 10m") != NULL);
+	CHECK(strstr(out, "burn-in budget: 10m") != NULL);
+	free(out);
+	drive("bb", &out);
+	CHECK_STR(menu_cfg.burnin, "");
+	CHECK(strstr(out, "now runs 60s, the full plan's default") != NULL);
+	free(out);
+
+	/* a serial no drive has; then Esc; then the SATA disk's, with a typo fixed */
+	drive("wNOPE\rw\x1b"
+	      "wPS-SATA-0003\x7f"
+	      "2\r",
+	      &out);
+	CHECK(strstr(out, "No drive has serial 'NOPE'") != NULL);
+	CHECK(strstr(out, "sdb  QEMU HARDDISK  serial PS-SATA-0002") != NULL);
+	/* what it holds, read with libblkid: the DOS table and the labelled filesystem */
+	CHECK(strstr(out, "partition table: dos, 1 partitions") != NULL);
+	CHECK(strstr(out, "'MENUTEST'") != NULL);
+	CHECK(strstr(out, "sdb (serial PS-SATA-0002) is confirmed as scratch") != NULL);
+	CHECK_STR(menu_cfg.scratch, "PS-SATA-0002");
+	CHECK(strstr(out, "scratch drive for disk_write (PS-SATA-0002)") != NULL);
+	free(out);
+	/* a drive whose contents cannot be read is refused, not confirmed blind */
+	drive("wPSNVME0001\r", &out);
+	CHECK(strstr(out, "nvme0n1 is refused: what it holds could not be read") != NULL);
+	CHECK_STR(menu_cfg.scratch, "PS-SATA-0002");
+	free(out);
+	ps_config_defaults(&menu_cfg);
+}
+
+/* Item 8: the runs on the stick, the newest two of the newest machine chosen, compared. */
+static void test_compare(void)
+{
+	char root[1100], dir[1200], *data, *out, path[1300];
+	size_t len;
+	static const char *const fixtures[] = {"healthy-v2.json", "nomodule-v2.json"};
+	static const char *const stamps[] = {"20261201T122346Z-quick", "20261201T122522Z-quick"};
+
+	snprintf(root, sizeof(root), "%s/tests/menu-stick-%d/reports",
+		 getenv("OUT") ? getenv("OUT") : "out", (int)getpid());
+	for (int i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), FIXTURES "/core/reports/%s", fixtures[i]);
+		snprintf(dir, sizeof(dir), "%s/525400500001/%s", root, stamps[i]);
+		CHECK_INT(ps_mkdirs(dir, 0755), 0);
+		CHECK_INT(ps_read_all(path, &data, &len), 0);
+		CHECK_INT(ps_write_atomic(dir, "report.json", data, len), 0);
+		free(data);
+	}
+	reports_root = root;
+	/* 8, Enter compares; q stops the paging; input ends: a shell */
+	drive("8\nq", &out);
+	CHECK(strstr(out, "  8  compare runs on this stick") != NULL);
+	CHECK(strstr(out, "  a [x] 2026-12-01T12:25:22Z quick") != NULL);
+	CHECK(strstr(out, "  b [x] 2026-12-01T12:23:46Z quick") != NULL);
+	CHECK(strstr(out, "probestick compare: 2 runs of the same machine") != NULL);
+	free(out);
+	snprintf(path, sizeof(path), "%s/compare.html", root);
+	CHECK_INT(ps_read_all(path, &data, &len), 0);
+	CHECK(strstr(data, "<h1>probestick compare</h1>") != NULL);
+	free(data);
+	snprintf(path, sizeof(path), "%s/index.html", root);
+	CHECK_INT(ps_read_all(path, &data, &len), 0);
+	CHECK(strstr(data, "href=\"compare.html\"") != NULL);
+	free(data);
+	/* one run chosen only: no comparison */
+	drive("8a\n", &out);
+	CHECK(strstr(out, "Choose two runs or more.") != NULL);
+	free(out);
+	/* no stick: nothing to compare, the menu goes on */
+	reports_root = NULL;
+	drive("8", &out);
+	CHECK(strstr(out, "Fewer than two runs on the stick") != NULL);
+	free(out);
+}
+
 int main(void)
 {
 	char *data;
@@ -145,8 +250,29 @@ int main(void)
 	CHECK_INT(ps_read_all(FIXTURES "/core/reports/full.json", &data, &len), 0);
 	CHECK_INT(ps_write_atomic(report_dir, "report.json", data, len), 0);
 	free(data);
+	{
+		char cmd[4200];
+
+		CHECK(mkdtemp(sysroot) != NULL);
+		snprintf(cmd, sizeof(cmd),
+			 "cp -a %s/sysroot-qemu/. %s/ && mkdir -p %s/dev && truncate -s 64M "
+			 "%s/dev/sdb && printf 'start=2048,type=83\\n' | sfdisk -q %s/dev/sdb "
+			 ">/dev/null 2>&1 && mkfs.vfat -n MENUTEST --offset 2048 %s/dev/sdb 32768 "
+			 ">/dev/null 2>&1",
+			 FIXTURES, sysroot, sysroot, sysroot, sysroot, sysroot);
+		CHECK_INT(system(cmd), 0);
+	}
+	ps_config_defaults(&menu_cfg);
 	test_session();
+	test_surface_and_scratch();
 	test_end_of_input();
 	test_no_report();
+	test_compare();
+	{
+		char cmd[4200];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", sysroot);
+		CHECK(system(cmd) == 0);
+	}
 	return check_done("test_menu");
 }

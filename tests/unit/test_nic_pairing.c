@@ -1,7 +1,7 @@
 /* test_nic_pairing.c - which ports nic_tput pairs: PCI order, carrier, and the
  * reachability the experiment found. */
 #include "check.h"
-#include "net/pairing.h"
+#include "engines/net/pairing.h"
 
 #define N 6
 

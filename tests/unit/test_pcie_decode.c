@@ -1,10 +1,17 @@
 /* test_pcie_decode.c - PCIe decoders: sysfs link texts, config space capability
- * walk, LnkCap/LnkSta/LnkCap2 fields, the downgrade rule, module table entries. */
+ * walk, LnkCap/LnkSta/LnkCap2 fields, the link verdict, the Device Serial
+ * Number, module table entries. */
 #include "check.h"
-#include "probes/decode.h"
+#include "hw/decode.h"
+#include "hw/inventory.h"
+#include "hw/readers.h"
 #include "probestick.h"
 
+#include "../../kmod/pcie_verdict.h"
+
 #include <errno.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -107,30 +114,128 @@ static void test_link_regs(void)
 	CHECK_INT(ps_pcie_speeds_upto(0), 0);
 }
 
-static void test_downgraded(void)
+/* A function of a hand-built table: address, port type, caps, trained link. */
+static void fn_set(struct ps_pcie_dev *d, const char *addr, const char *up, int type, int cs,
+		   int cw, int ss, int sw)
 {
-	static const struct {
-		struct ps_pcie_link link;
-		int partner_speed, partner_width;
-		bool downgraded;
-	} t[] = {
-	    {{3, 4, 3, 2, 7}, 3, 4, true},	/* NVMe x4 at x2 */
-	    {{3, 4, 3, 4, 7}, 3, 4, false},	/* as designed */
-	    {{3, 4, 3, 2, 7}, 0, 0, true},	/* no partner known: own cap */
-	    {{4, 16, 3, 16, 15}, 3, 16, false}, /* Gen4 card in a Gen3 slot: fine */
-	    {{4, 16, 3, 16, 15}, 4, 16, true},	/* Gen4 both ends, trained Gen3 */
-	    {{3, 1, 1, 1, 7}, 1, 1, false},	/* Gen3 root port, Gen1 NIC */
-	    {{3, 16, 3, 8, 7}, 3, 8, false},	/* x16 slot wired x8 */
-	    {{3, 4, 1, 0, 7}, 0, 0, false},	/* link down: not a downgrade */
-	    {{3, 4, 0, 4, 7}, 0, 0, false},	/* speed unreadable */
-	    {{0, -1, 2, 1, 0}, 3, 4, true},	/* own cap unknown: partner rules */
-	    {{0, -1, 1, 1, 0}, 0, 0, false},	/* nothing known */
-	};
+	memset(d, 0, sizeof(*d));
+	snprintf(d->fn.address, sizeof(d->fn.address), "%s", addr);
+	snprintf(d->fn.upstream, sizeof(d->fn.upstream), "%s", up);
+	d->fn.is_pcie = type >= 0;
+	d->fn.port_type = type;
+	d->fn.has_link = type >= 0 && ps_pcie_port_type_has_link(type);
+	d->fn.class = type == 4 ? 0x060400 : 0x010802;
+	d->fn.link.cap_speed = cs;
+	d->fn.link.cap_width = cw;
+	d->fn.link.sta_speed = ss;
+	d->fn.link.sta_width = sw;
+	d->up_index = -1;
+}
 
-	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
-		CHECK_INT(
-		    ps_pcie_link_downgraded(&t[i].link, t[i].partner_speed, t[i].partner_width),
-		    t[i].downgraded);
+/*
+ * The userland side of the one verdict (kmod/pcie_verdict.h): which end is
+ * the partner (the port above an endpoint, the function below a port), an
+ * empty slot, a link that is down, the bandwidth a degraded link loses.
+ */
+static void test_verdict(void)
+{
+	struct ps_pcie_dev devs[7];
+	struct ps_inventory inv = {.pcie = devs, .n_pcie = 7};
+
+	/* 00:01.0 Gen4 x4 root port with a Gen4 x4 NVMe trained Gen3 x4: degraded */
+	fn_set(&devs[0], "0000:00:01.0", "", 4, 4, 4, 3, 4);
+	fn_set(&devs[1], "0000:01:00.0", "0000:00:01.0", 0, 4, 4, 3, 4);
+	devs[1].up_index = 0;
+	/* 00:1c.0 Gen3 x4 root port, a Gen1 x1 NIC below at full speed: limited / ok */
+	fn_set(&devs[2], "0000:00:1c.0", "", 4, 3, 4, 1, 1);
+	fn_set(&devs[3], "0000:02:00.0", "0000:00:1c.0", 0, 1, 1, 1, 1);
+	devs[3].up_index = 2;
+	/* 00:1c.4 an empty slot: the link is down, nothing to train with */
+	fn_set(&devs[4], "0000:00:1c.4", "", 4, 3, 1, 1, 0);
+	/* 00:1d.0 a port whose device is there but whose link is down */
+	fn_set(&devs[5], "0000:00:1d.0", "", 4, 3, 1, 1, 0);
+	fn_set(&devs[6], "0000:05:00.0", "0000:00:1d.0", -1, 0, -1, 0, -1); /* conventional */
+	devs[6].up_index = 5;
+	for (size_t i = 0; i < inv.n_pcie; i++)
+		ps_pcie_judge(&inv, i);
+	CHECK_INT(devs[1].verdict, PS_LINK_DEGRADED);
+	/* 4 lanes of 16 GT/s less 4 of 8 GT/s, 128b/130b: 7.877 - 3.938 GB/s */
+	CHECK(fabs(devs[1].lost_gbps - 3.93846) < 1e-4);
+	CHECK_INT(devs[0].verdict, PS_LINK_DEGRADED); /* both ends say so */
+	CHECK_INT(devs[2].verdict, PS_LINK_LIMITED);
+	CHECK(isnan(devs[2].lost_gbps));
+	CHECK_INT(devs[3].verdict, PS_LINK_LIMITED); /* the same link, seen from the NIC */
+	CHECK_INT(devs[4].verdict, PS_LINK_NONE);
+	CHECK_INT(devs[5].verdict, PS_LINK_DOWN);
+	CHECK_INT(devs[6].verdict, PS_LINK_NONE);
+	CHECK_STR(ps_link_verdict_name(devs[1].verdict), "degraded");
+	CHECK_STR(ps_link_verdict_name(devs[2].verdict), "limited");
+	CHECK_STR(ps_link_verdict_name(devs[5].verdict), "down");
+	CHECK(ps_link_verdict_name(PS_LINK_NONE) == NULL);
+
+	/* still training: not judged until it settles */
+	devs[1].fn.link.training = true;
+	ps_pcie_judge(&inv, 1);
+	CHECK_INT(devs[1].verdict, PS_LINK_NONE);
+	/* unknown own capability (sysfs "Unknown"): no verdict, not a guess */
+	devs[1].fn.link.training = false;
+	devs[1].fn.link.cap_speed = 0;
+	ps_pcie_judge(&inv, 1);
+	CHECK_INT(devs[1].verdict, PS_LINK_NONE);
+
+	/* the same header in userland: Gen5 x16 card at Gen5 x8 in a Gen5 x16 slot */
+	{
+		struct ps_pcie_link_ends e = {.has_link = true,
+					      .partner_present = true,
+					      .cap_speed = 5,
+					      .cap_width = 16,
+					      .partner_speed = 5,
+					      .partner_width = 16,
+					      .sta_speed = 5,
+					      .sta_width = 8};
+
+		CHECK_INT(ps_pcie_verdict(&e), PS_PCIE_VERDICT_DEGRADED);
+		CHECK_INT(ps_pcie_lost_kbps(&e), 3938461U * 8);
+		e.sta_width = 16;
+		CHECK_INT(ps_pcie_verdict(&e), PS_PCIE_VERDICT_OK);
+		CHECK_INT(ps_pcie_lost_kbps(&e), 0);
+	}
+}
+
+/* Extended capabilities from 0x100: AER, then the Device Serial Number. */
+static void test_dsn(void)
+{
+	static uint8_t c[4096];
+	uint64_t dsn;
+
+	memset(c, 0, sizeof(c));
+	/* AER (ID 1, version 2) at 0x100, next 0x140; DSN (ID 3, version 1) at 0x140 */
+	c[0x100] = 0x01, c[0x102] = 0x02, c[0x103] = 0x14;
+	c[0x140] = 0x03, c[0x142] = 0x01;
+	/* Intel i210's DSN as lspci shows it: a0-36-9f-ff-ff-12-34-56 */
+	c[0x144] = 0x56, c[0x145] = 0x34, c[0x146] = 0x12, c[0x147] = 0xff;
+	c[0x148] = 0xff, c[0x149] = 0x9f, c[0x14a] = 0x36, c[0x14b] = 0xa0;
+	CHECK_INT(ps_pcie_decode_dsn(c, sizeof(c), &dsn), 0);
+	CHECK(dsn == 0xa0369fffff123456ULL);
+	/* 256 bytes (no ECAM, or a conventional device): no extended space */
+	CHECK_INT(ps_pcie_decode_dsn(c, 256, &dsn), -ENODATA);
+	CHECK(dsn == 0);
+	/* cut inside the DSN capability */
+	CHECK_INT(ps_pcie_decode_dsn(c, 0x148, &dsn), -ENODATA);
+	/* no DSN in the list */
+	c[0x140] = 0x0b;
+	CHECK_INT(ps_pcie_decode_dsn(c, sizeof(c), &dsn), -ENOENT);
+	/* an empty extended space, or one that reads all ones */
+	memset(c + 0x100, 0, 8);
+	CHECK_INT(ps_pcie_decode_dsn(c, sizeof(c), &dsn), -ENOENT);
+	memset(c + 0x100, 0xff, 4);
+	CHECK_INT(ps_pcie_decode_dsn(c, sizeof(c), &dsn), -ENOENT);
+	/* a next pointer into the legacy space, and one to itself */
+	memset(c, 0, sizeof(c));
+	c[0x100] = 0x01, c[0x103] = 0x04; /* next 0x040 */
+	CHECK_INT(ps_pcie_decode_dsn(c, sizeof(c), &dsn), -EINVAL);
+	c[0x103] = 0x10; /* next 0x100 */
+	CHECK_INT(ps_pcie_decode_dsn(c, sizeof(c), &dsn), -EINVAL);
 }
 
 static void put16(uint8_t *c, int off, uint16_t v)
@@ -267,7 +372,12 @@ static void test_module_entry(void)
 	CHECK_INT(fn.link.cap_speed, 3);
 	CHECK_INT(fn.link.sta_speed, 1);
 	CHECK_INT(fn.link.speeds, 0x7);
+	CHECK(!fn.link.training);
 	CHECK_STR(fn.source, "module");
+	m.flags |= PROBESTICK_LINK_TRAINING;
+	ps_pcie_from_module(&m, &fn);
+	CHECK(fn.link.training); /* not settled: the verdict waits */
+	m.flags &= ~PROBESTICK_LINK_TRAINING;
 
 	/* domain 0x10000-style and an RCiEP without link; cap2 empty */
 	m.domain = 0xffff;
@@ -296,7 +406,8 @@ int main(void)
 	test_sysfs_width();
 	test_port_types();
 	test_link_regs();
-	test_downgraded();
+	test_verdict();
+	test_dsn();
 	test_config();
 	test_module_entry();
 	return check_done("test_pcie_decode");

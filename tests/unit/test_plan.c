@@ -1,10 +1,12 @@
 /* test_plan.c - the plan runner: report folder, per-step statuses, aborts, errors,
  * skipped needs, and the report on disk after every step. */
 #include "check.h"
-#include "console.h"
-#include "plan.h"
-#include "report.h"
-#include "util.h"
+#include "cli/console.h"
+#include "cli/ui.h"
+#include "core/plan.h"
+#include "step_harness.h"
+#include "report/report.h"
+#include "core/util.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -16,16 +18,17 @@
 #include <unistd.h>
 
 static char out_root[PATH_MAX];
-static int seen_partial; /* steps that found the report of earlier steps on disk */
+static int seen_partial;      /* steps that found the report of earlier steps on disk */
+static char seen_running[64]; /* running_step of the report on disk while "check" ran */
 
+/* The inventory fills the typed context; the core names the folder after it. */
 static int inv_run(struct ps_ctx *ctx)
 {
-	json_object *m = json_object_new_object();
-
-	json_object_object_add(m, "uuid",
-			       json_object_new_string("4C4C4544-0042-3510-8057-B7C04F4A3332"));
-	json_object_object_add(m, "serial", json_object_new_string("7B5JJ32"));
-	json_object_object_add(ctx->report, "machine", m);
+	snprintf(ctx->inv->machine.uuid, sizeof(ctx->inv->machine.uuid),
+		 "4C4C4544-0042-3510-8057-B7C04F4A3332");
+	snprintf(ctx->inv->machine.id, sizeof(ctx->inv->machine.id),
+		 "4c4c4544-0042-3510-8057-b7c04f4a3332");
+	ctx->inv->taken = true;
 	return PS_PASS;
 }
 
@@ -41,12 +44,17 @@ static int bogus_run(struct ps_ctx *ctx)
 
 static int warn_run(struct ps_ctx *ctx)
 {
-	json_object *data;
+	ps_findf(ctx, PS_SEV_WARN, (struct ps_dev_ref){PS_DEV_DRIVE, "drive:sn:x:1", "sda"}, "rule",
+		 "something is %s", "odd");
+	json_object_object_add(ctx->data, "answer", json_object_new_int(42));
+	return PS_PASS; /* the warn finding makes the step warn */
+}
 
-	ps_finding(ctx, "warn", "sda", "test.rule", "something is %s", "odd");
-	json_object_object_get_ex(ctx->step, "data", &data);
-	json_object_object_add(data, "answer", json_object_new_int(42));
-	return PS_WARN;
+/* Only info findings: the step passes (issue: disk_seq ended warn on info alone). */
+static int info_run(struct ps_ctx *ctx)
+{
+	ps_findf(ctx, PS_SEV_INFO, (struct ps_dev_ref){0}, "note", "just so you know");
+	return PS_PASS;
 }
 
 /* Waits (at most 5 s) for an abort; raises SIGINT itself when asked to. */
@@ -88,6 +96,8 @@ static int check_run(struct ps_ctx *ctx)
 	if (json_object_get_boolean(ps_json_get(r, "complete")) == 0 &&
 	    json_object_array_length(steps) > 0)
 		seen_partial = (int)json_object_array_length(steps);
+	snprintf(seen_running, sizeof(seen_running), "%s",
+		 ps_json_str(r, "running_step") ? ps_json_str(r, "running_step") : "(none)");
 	json_object_put(r);
 	return PS_PASS;
 }
@@ -98,12 +108,15 @@ static int pass_run(struct ps_ctx *ctx)
 }
 
 #define STEP(id, nm, nd, ord, fn)                                                                  \
+	HARNESS_VIEW(id##_view, nm, 1);                                                            \
 	static const struct ps_step_ops id = {.abi = PS_STEP_ABI,                                  \
 					      .name = nm,                                          \
 					      .title = nm " test",                                 \
 					      .plans = PS_PLAN_QUICK,                              \
 					      .needs = nd,                                         \
 					      .order = ord,                                        \
+					      .data_version = 1,                                   \
+					      .view = &id##_view,                                  \
 					      .run = fn}
 
 STEP(s_inv, "inventory", 0, 0, inv_run);
@@ -115,6 +128,7 @@ STEP(s_scratch, "needs_scratch", PS_NEED_SCRATCH, 5, pass_run);
 STEP(s_sigint, "sigint", 0, 6, sigint_run);
 STEP(s_key, "key", 0, 7, key_run);
 STEP(s_check, "check", 0, 8, check_run);
+STEP(s_info, "informer", 0, 9, info_run);
 
 static json_object *step_at(json_object *r, size_t i)
 {
@@ -131,25 +145,25 @@ static const char *reason(json_object *r, size_t i)
 
 static void test_full_run(void)
 {
-	const struct ps_step_ops *steps[] = {&s_inv,	 &s_fail,   &s_bogus, &s_warn, &s_module,
-					     &s_scratch, &s_sigint, &s_key,   &s_check};
+	const struct ps_step_ops *steps[] = {&s_inv,	 &s_fail,   &s_bogus, &s_warn,	&s_module,
+					     &s_scratch, &s_sigint, &s_key,   &s_check, &s_info};
 	struct ps_config cfg;
 	json_object *warnings = json_object_new_array(), *r;
 	struct ps_run_result res;
 	struct ps_console con;
+	struct ps_ui ui;
 	int keys[2];
 	char err[PATH_MAX + 64], expect_prefix[PATH_MAX + 64];
 	struct stat st;
 	struct ps_run_opts o = {
 	    .root = FIXTURES "/core/empty-root",
 	    .out_root = out_root,
-	    .plan = "custom",
+	    .plan = {"custom", PS_PLAN_QUICK},
 	    .steps = steps,
 	    .n_steps = PS_ARRAY_SIZE(steps),
 	    .cfg = &cfg,
 	    .warnings = warnings,
-	    .con = &con,
-	    .key_aborts = true,
+	    .ui = &ui.ops,
 	    .coldplug_json = FIXTURES "/core/coldplug.json",
 	};
 
@@ -159,7 +173,9 @@ static void test_full_run(void)
 	CHECK_INT(pipe(keys), 0);
 	key_write_fd = keys[1];
 	ps_console_stdio(&con, keys[0], STDERR_FILENO);
+	ps_ui_init(&ui, &con, true);
 	CHECK_INT(ps_plan_run(&o, &res), 0);
+	json_object_put(res.report);
 	ps_console_close(&con);
 	close(keys[0]);
 	close(keys[1]);
@@ -168,17 +184,21 @@ static void test_full_run(void)
 		 out_root);
 	CHECK(strncmp(res.dir, expect_prefix, strlen(expect_prefix)) == 0);
 	CHECK(strstr(res.dir, "Z-custom") != NULL);
-	CHECK_INT(res.count[PS_PASS], 2);
+	CHECK_INT(res.count[PS_PASS], 3);
 	CHECK_INT(res.count[PS_ERROR], 2);
 	CHECK_INT(res.count[PS_WARN], 1);
 	CHECK_INT(res.count[PS_SKIPPED], 2);
 	CHECK_INT(res.count[PS_ABORTED], 2);
 	CHECK_INT(seen_partial, 8);
+	/* written at the step's start: a cut-off run tells where it stopped */
+	CHECK_STR(seen_running, "check");
 
 	CHECK_INT(ps_report_load(res.dir, &r, err, sizeof(err)), 0);
 	if (!r)
 		return;
 	CHECK(json_object_get_boolean(ps_json_get(r, "complete")));
+	CHECK(!ps_json_get(r, "running_step") &&
+	      !json_object_object_get_ex(r, "running_step", NULL)); /* gone once the plan ended */
 	CHECK_STR(ps_json_str(r, "plan"), "custom");
 	CHECK_STR(ps_json_str(r, "machine_id"), "4c4c4544-0042-3510-8057-b7c04f4a3332");
 	CHECK_STR(ps_json_str(ps_json_get(r, "machine"), "id"),
@@ -203,6 +223,12 @@ static void test_full_run(void)
 	CHECK(strstr(reason(r, 2), "returned 7") != NULL);
 	CHECK_STR(ps_json_str(step_at(r, 3), "status"), "warn");
 	CHECK_INT(json_object_array_length(ps_json_get(step_at(r, 3), "findings")), 1);
+	CHECK_STR(ps_json_str(ps_json_at(ps_json_get(step_at(r, 3), "findings"), 0), "rule"),
+		  "warner.rule");
+	CHECK_STR(ps_json_str(ps_json_at(ps_json_get(step_at(r, 3), "verdicts"), 0), "status"),
+		  "warn");
+	CHECK_INT(json_object_get_int(ps_json_get(step_at(r, 3), "data_version")), 1);
+	CHECK_STR(ps_json_str(step_at(r, 9), "status"), "pass");
 	CHECK_INT(json_object_get_int(ps_json_get(ps_json_get(step_at(r, 3), "data"), "answer")),
 		  42);
 	CHECK_STR(ps_json_str(step_at(r, 4), "status"), "skipped");
@@ -216,7 +242,10 @@ static void test_full_run(void)
 	CHECK_STR(ps_json_str(step_at(r, 8), "status"), "pass");
 	for (size_t i = 0; i < PS_ARRAY_SIZE(steps); i++) {
 		CHECK(ps_json_str(step_at(r, i), "started") != NULL);
-		CHECK(ps_json_has_num(step_at(r, i), "duration_s"));
+		{
+			double dur;
+			CHECK(ps_json_num(step_at(r, i), "duration_s", &dur));
+		}
 	}
 	json_object_put(r);
 	snprintf(err, sizeof(err), "%s/report.txt", res.dir);
@@ -224,30 +253,20 @@ static void test_full_run(void)
 	json_object_put(warnings);
 }
 
-static int identify(const char *root, json_object *machine, json_object *nics)
-{
-	json_object *nic = json_object_new_object();
-
-	json_object_object_add(machine, "serial", json_object_new_string("To be filled by O.E.M."));
-	json_object_object_add(nic, "mac", json_object_new_string("52:54:00:12:34:56"));
-	json_object_array_add(nics, nic);
-	return 0;
-}
-
-/* No inventory step: the machine-id comes from identify(); the folder exists from the start. */
+/* No inventory step: the machine-id comes from the machine and NIC readers; the
+ * folder exists from the start. */
 static void test_no_inventory(void)
 {
 	const struct ps_step_ops *steps[] = {&s_check};
 	struct ps_config cfg;
 	struct ps_run_result res;
 	struct ps_run_opts o = {
-	    .root = FIXTURES "/core/empty-root",
+	    .root = FIXTURES "/sysroot-workstation",
 	    .out_root = out_root,
-	    .plan = "quick",
+	    .plan = {"quick", PS_PLAN_QUICK},
 	    .steps = steps,
 	    .n_steps = 1,
 	    .cfg = &cfg,
-	    .identify = identify,
 	    .coldplug_json = FIXTURES "/core/no-such-coldplug.json",
 	};
 	json_object *r;
@@ -256,14 +275,18 @@ static void test_no_inventory(void)
 	ps_config_defaults(&cfg);
 	snprintf(cfg.stick, sizeof(cfg.stick), "%s", FIXTURES "/core/stick-good");
 	seen_partial = 0;
+	seen_running[0] = '\0';
 	CHECK_INT(ps_plan_run(&o, &res), 0);
-	CHECK(strstr(res.dir, "/525400123456/") != NULL);
+	json_object_put(res.report);
+	/* no inventory: the folder is there before the first step, and so is its start */
+	CHECK_STR(seen_running, "check");
+	CHECK(strstr(res.dir, "/6805ca123456/") != NULL);
 	CHECK(strstr(res.dir, "Z-quick") != NULL);
 	CHECK_INT(ps_report_load(res.dir, &r, err, sizeof(err)), 0);
 	if (!r)
 		return;
-	CHECK_STR(ps_json_str(r, "machine_id"), "525400123456");
-	CHECK_INT(json_object_array_length(ps_json_get(r, "nics")), 1);
+	CHECK_STR(ps_json_str(r, "machine_id"), "6805ca123456");
+	CHECK_INT(json_object_array_length(ps_json_get(r, "nics")), 2);
 	CHECK(json_object_is_type(ps_json_get(r, "coldplug"), json_type_null));
 	CHECK_STR(
 	    ps_json_str(ps_json_get(ps_json_get(r, "probestick"), "image_manifest"), "version"),
@@ -280,13 +303,13 @@ static void test_unwritable(void)
 	struct ps_run_opts o = {
 	    .root = FIXTURES "/core/empty-root",
 	    .out_root = "/proc/probestick-cannot-be-here",
-	    .plan = "custom",
+	    .plan = {"custom", PS_PLAN_QUICK},
 	    .steps = steps,
 	    .n_steps = 1,
-	    .identify = identify,
 	};
 
 	CHECK(ps_plan_run(&o, &res) < 0);
+	json_object_put(res.report);
 	CHECK_STR(res.dir, "");
 	CHECK_INT(res.count[PS_WARN], 1);
 }
@@ -294,7 +317,12 @@ static void test_unwritable(void)
 int main(void)
 {
 	const char *out = getenv("OUT");
+	static const char *const names[] = {"inventory",    "failing",	     "bogus",  "warner",
+					    "needs_module", "needs_scratch", "sigint", "key",
+					    "check",	    "informer"};
 
+	for (size_t i = 0; i < PS_ARRAY_SIZE(names); i++)
+		ps_step_schema_add(names[i], "{\"type\": \"object\"}");
 	snprintf(out_root, sizeof(out_root), "%s/tests/plan-reports-%d", out ? out : "out",
 		 (int)getpid());
 	test_full_run();

@@ -1,7 +1,7 @@
 /* test_probe_machine.c - ps_probe_machine and ps_probe_memory on recorded trees. */
 #include "check.h"
 #include "json_get.h"
-#include "probes.h"
+#include "hw/hw.h"
 
 #include <errno.h>
 
@@ -29,6 +29,7 @@ static void test_machine(void)
 	CHECK_INT(n(m, "memory_bytes"), 8029184LL * 1024);
 	CHECK_STR(s(m, "kernel_cmdline"), "BOOT_IMAGE=/vmlinuz initrd=/initrd.img console=tty0 "
 					  "console=ttyS0,115200 probestick.partuuid=5e1f0c2a-01");
+	CHECK_INT(b(m, "under_hypervisor"), 0); /* flags without "hypervisor" */
 	json_object_put(m);
 
 	/* garbage cpuinfo, no meminfo, zero UUID, blank serial, no NIC MAC */
@@ -43,6 +44,7 @@ static void test_machine(void)
 	CHECK(get(m, "cpu_cores") == NULL);
 	CHECK(get(m, "memory_bytes") == NULL);
 	CHECK(get(m, "kernel_cmdline") == NULL);
+	CHECK(get(m, "under_hypervisor") == NULL); /* no flags line: unknown, not false */
 	json_object_put(m);
 
 	/* nothing at all */
@@ -75,7 +77,9 @@ static void test_memory(void)
 	CHECK_STR(s(x, "manufacturer"), "Samsung");
 	CHECK_STR(s(x, "part_number"), "M378A1K43CB2-CTD");
 	CHECK_STR(s(x, "serial"), "12345678");
+	CHECK_STR(s(x, "id"), "dimm:ChannelA-DIMM0:12345678");
 	x = json_object_array_get_idx(dimms, 1);
+	CHECK_STR(s(x, "id"), "dimm:ChannelB-DIMM0"); /* empty slot, "Not Specified" serial */
 	CHECK_STR(s(x, "locator"), "ChannelB-DIMM0");
 	CHECK_INT(json_object_get_boolean(get(x, "populated")), 0);
 	CHECK_INT(n(x, "size_bytes"), 0);

@@ -1,7 +1,7 @@
 /* test_probe_nics.c - ps_probe_nics on recorded sysfs trees and on this host. */
 #include "check.h"
 #include "json_get.h"
-#include "probes.h"
+#include "hw/hw.h"
 
 static void test_workstation(void)
 {
@@ -25,7 +25,11 @@ static void test_workstation(void)
 	CHECK_INT(n(x, "tx_queues"), 1);
 	CHECK_INT(n(x, "msix_vectors"), 3);
 	CHECK_STR(s(x, "pci_address"), "0000:02:00.0");
+	/* a fixture tree has no kernel to ask: every ethtool field unknown */
 	CHECK(get(x, "coalesce") == NULL);
+	CHECK(get(x, "link_modes") == NULL && get(x, "rings") == NULL && get(x, "pause") == NULL);
+	CHECK(get(x, "perm_mac") == NULL && get(x, "max_mtu") == NULL);
+	CHECK_STR(s(x, "id"), "nic:68:05:ca:12:34:56"); /* no permanent MAC known: the MAC */
 
 	x = json_object_array_get_idx(nics, 1);
 	CHECK_STR(s(x, "name"), "enp4s0");
@@ -47,6 +51,7 @@ static void test_broken(void)
 	x = json_object_array_get_idx(nics, 0);
 	CHECK_STR(s(x, "name"), "eth9");
 	CHECK(get(x, "driver") == NULL && get(x, "mac") == NULL);
+	CHECK(get(x, "id") == NULL);
 	CHECK(get(x, "carrier") == NULL);
 	CHECK(get(x, "speed_mbps") == NULL);
 	CHECK(get(x, "duplex") == NULL); /* "sideways" */
@@ -61,7 +66,10 @@ static void test_broken(void)
 	json_object_put(nics);
 }
 
-/* The live system: whatever NICs there are, every field has its type or null. */
+/*
+ * The live system: whatever NICs there are, every field has its type or null,
+ * and the ethtool helper answered for each (a driver it reads is named).
+ */
 static void test_live(void)
 {
 	json_object *nics = json_object_new_array();
@@ -71,9 +79,14 @@ static void test_live(void)
 		json_object *x = json_object_array_get_idx(nics, i), *c = get(x, "coalesce");
 
 		CHECK(s(x, "name") != NULL);
+		CHECK(s(x, "driver") != NULL);
 		CHECK(get(x, "mtu") == NULL || n(x, "mtu") > 0);
+		CHECK(get(x, "max_mtu") == NULL || n(x, "max_mtu") >= n(x, "mtu"));
 		CHECK(get(x, "autoneg") == NULL || b(x, "autoneg") >= 0);
-		CHECK(c == NULL || (get(c, "rx_usecs") && get(c, "adaptive_tx")));
+		/* a coalescing object has the report's keys, null where unsupported */
+		CHECK(c == NULL || (json_object_object_get_ex(c, "rx_usecs", NULL) &&
+				    json_object_object_get_ex(c, "adaptive_tx", NULL)));
+		CHECK(s(x, "id") != NULL && strncmp(s(x, "id"), "nic:", 4) == 0);
 		printf("live: %s\n", json_object_to_json_string(x));
 	}
 	json_object_put(nics);

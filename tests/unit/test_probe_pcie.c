@@ -1,7 +1,8 @@
-/* test_probe_pcie.c - ps_probe_pcie on recorded sysfs trees: exact fields per function. */
+/* test_probe_pcie.c - the PCIe section (through the hw.h wrapper) on recorded
+ * sysfs trees: exact fields per function, the link verdict, identities. */
 #include "check.h"
 #include "json_get.h"
-#include "probes.h"
+#include "hw/hw.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -53,18 +54,30 @@ static void test_workstation(void)
 	CHECK(d(u, "cap_speed_gts") == 8.0);
 	CHECK_INT(json_object_get_int(get(u, "cap_width")), 4);
 	CHECK_INT(b(f, "downgraded"), 1);
+	CHECK_STR(s(f, "verdict"), "degraded");
+	/* two of four Gen3 lanes: 2 x 8 GT/s x 128/130 / 8 bits */
+	CHECK(d(f, "lost_gbps") > 1.9689 && d(f, "lost_gbps") < 1.9693);
+	CHECK_INT(b(get(f, "link"), "training"), 0);
+	/* its config space carries a Device Serial Number capability */
+	CHECK_STR(s(f, "dsn"), "0025385b71b4a2f3");
+	CHECK_STR(s(f, "id"), "pcie:0000:01:00.0:144d:a808:0025385b71b4a2f3");
 	CHECK_STR(s(f, "source"), "sysfs");
 
 	/* its root port sees the same x2 link against the NVMe's x4 */
 	f = fn(pcie, "0000:00:01.0");
 	CHECK_STR(s(f, "port_type"), "root_port");
 	CHECK_INT(b(f, "downgraded"), 1);
+	CHECK_STR(s(f, "verdict"), "degraded");
 	CHECK(get(f, "upstream") == NULL);
+	CHECK(get(f, "dsn") == NULL);
+	CHECK_STR(s(f, "id"), "pcie:0000:00:01.0:8086:1901");
 
 	/* Gen3 root port with a Gen1 NIC: Gen1 is all the pair can do */
 	f = fn(pcie, "0000:00:1c.0");
 	CHECK(d(get(f, "link"), "speed_gts") == 2.5);
 	CHECK_INT(b(f, "downgraded"), 0);
+	CHECK_STR(s(f, "verdict"), "limited"); /* by the NIC, not a fault */
+	CHECK(get(f, "lost_gbps") == NULL);
 	/* the NIC as non-root sees it: 64 bytes of config, sysfs link attributes */
 	f = fn(pcie, "0000:02:00.0");
 	CHECK_INT(b(f, "is_pcie"), 1);
@@ -73,6 +86,7 @@ static void test_workstation(void)
 	CHECK_INT(json_object_get_int(get(get(f, "link"), "width")), 1);
 	CHECK_INT(json_object_array_length(get(get(f, "link"), "supported_speeds_gts")), 1);
 	CHECK_INT(b(f, "downgraded"), 0);
+	CHECK_STR(s(f, "verdict"), "limited"); /* its link, from its end: the port could do more */
 
 	/* conventional PCI behind a PCIe-to-PCI bridge: Unknown/255 is no link */
 	f = fn(pcie, "0000:04:00.0");
@@ -80,6 +94,7 @@ static void test_workstation(void)
 	CHECK(get(f, "link") == NULL);
 	CHECK(get(f, "port_type") == NULL);
 	CHECK_INT(b(f, "downgraded"), 0);
+	CHECK(get(f, "verdict") == NULL); /* no link, no verdict */
 	CHECK_STR(s(get(f, "upstream"), "address"), "0000:03:00.0");
 	f = fn(pcie, "0000:03:00.0");
 	CHECK_STR(s(f, "port_type"), "pcie_to_pci_bridge");
@@ -90,6 +105,7 @@ static void test_workstation(void)
 	CHECK_INT(b(f, "is_pcie"), 1);
 	CHECK_STR(s(f, "port_type"), "rc_integrated_endpoint");
 	CHECK(get(f, "link") == NULL);
+	CHECK(get(f, "verdict") == NULL);
 	/* host bridge with a capability list but no PCIe capability */
 	f = fn(pcie, "0000:00:00.0");
 	CHECK_INT(b(f, "is_pcie"), 0);
@@ -118,6 +134,7 @@ static void test_broken(void)
 	CHECK_INT(json_object_array_length(pcie), 4); /* not-a-function is skipped */
 	f = fn(pcie, "0000:00:00.0");
 	CHECK(get(f, "vendor_id") == NULL && get(f, "class") == NULL);
+	CHECK_STR(s(f, "id"), "pcie:0000:00:00.0"); /* ids unreadable: the address alone */
 	CHECK_INT(b(f, "is_pcie"), 0);
 	/* truncated config, 255 width, garbage current link */
 	f = fn(pcie, "0000:00:01.0");

@@ -1,8 +1,8 @@
 /* test_procinterrupts.c - /proc/interrupts parser against recorded and hand-made texts. */
 #include "check.h"
 #include "proc_fixture.h"
-#include "proc_decode.h"
-#include "util.h"
+#include "record/proc_decode.h"
+#include "core/util.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -200,12 +200,20 @@ static void test_truncated_and_empty(void)
 	CHECK_INT(ps_irq_parse("           CPU0", 15, &t), -ENODATA);
 	CHECK_INT(ps_irq_parse("  0:  1  2  IO-APIC timer\n", 26, &t), -ENODATA);
 	CHECK_INT(ps_irq_parse("  CPU0 CPUx\n", 12, &t), -ENODATA);
+	CHECK_INT(ps_irq_parse("  CPU0 CPU8192\n", 15, &t), -ENODATA); /* beyond NR_CPUS */
+	CHECK_INT(ps_irq_parse("  CPU0 CPU8191\n", 15, &t), 0);
+	CHECK_INT(t.cpu_ids[1], PS_PROC_CPU_MAX);
 	CHECK_INT(ps_irq_parse(two, strlen(two), &t), 0);
 	CHECK_INT(t.nlines, 1);
 	CHECK_STR(CHIP(&t.lines[0]), "XT-PIC");
 	CHECK_STR(HWIRQ(&t.lines[0]), "3");
 	CHECK_STR(NAME(&t.lines[0]), "eth0");
 	CHECK_INT(ps_irq_find(&t, "3", 7), 0);
+	/* a NUL in a key would make it "" or "2": the line is malformed */
+	CHECK_INT(ps_irq_parse("CPU0\n2\0:1\n\0:2\n 4: 3\n", 20, &t), 0);
+	CHECK_INT(t.bad_lines, 2);
+	CHECK_INT(t.nlines, 1);
+	CHECK_STR(t.lines[0].key, "4");
 	ps_irq_free(&t);
 	free(text);
 }

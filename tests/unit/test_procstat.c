@@ -1,8 +1,8 @@
 /* test_procstat.c - /proc/stat parser against recorded and hand-made texts. */
 #include "check.h"
 #include "proc_fixture.h"
-#include "proc_decode.h"
-#include "util.h"
+#include "record/proc_decode.h"
+#include "core/util.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -127,6 +127,11 @@ static void test_edges(void)
 	CHECK_INT(ps_stat_parse("cpu0 1 2 3 4\ncpu1 1 2 3 4x\n", 27, &st), 0);
 	CHECK_INT(st.ncpus, 1);
 	CHECK_INT(st.first_bad_line, 2);
+	/* CPU numbers end at NR_CPUS' limit: a larger one is malformed */
+	CHECK_INT(ps_stat_parse("cpu8191 1 2 3 4\ncpu8192 1 2 3 4\n", 32, &st), 0);
+	CHECK_INT(st.ncpus, 1);
+	CHECK_INT(st.cpus[0].cpu, PS_PROC_CPU_MAX);
+	CHECK_INT(st.bad_lines, 1);
 	ps_stat_free(&st);
 }
 

@@ -1,7 +1,9 @@
-/* test_registry.c - step validation, refusal of bad steps, and plan selection. */
+/* test_registry.c - step validation (views, schema fragments, "after"),
+ * refusal of bad steps, plan selection with dependencies, findings. */
 #include "check.h"
-#include "plan.h"
-#include "util.h"
+#include "core/plan.h"
+#include "core/util.h"
+#include "step_harness.h"
 
 #include <errno.h>
 #include <string.h>
@@ -12,12 +14,15 @@ static int run_ok(struct ps_ctx *ctx)
 }
 
 #define STEP(id, nm, pl, nd, ord)                                                                  \
+	HARNESS_VIEW(id##_view, nm, 1);                                                            \
 	static const struct ps_step_ops id = {.abi = PS_STEP_ABI,                                  \
 					      .name = nm,                                          \
 					      .title = "test step " nm,                            \
 					      .plans = pl,                                         \
 					      .needs = nd,                                         \
 					      .order = ord,                                        \
+					      .data_version = 1,                                   \
+					      .view = &id##_view,                                  \
 					      .run = run_ok}
 
 STEP(s_inventory, "inventory", PS_PLAN_QUICK | PS_PLAN_FULL, 0, 0);
@@ -29,6 +34,46 @@ STEP(s_badname, "Bad-Name", PS_PLAN_QUICK, 0, 1);
 STEP(s_noplan, "noplan", 0, 0, 1);
 STEP(s_badplan, "badplan", 0x10, 0, 1);
 STEP(s_badneed, "badneed", PS_PLAN_QUICK, 0x80, 1);
+STEP(s_noschema, "noschema", PS_PLAN_QUICK, 0, 1);
+/* surface runs after smart; a chain pulls both in */
+HARNESS_VIEW(s_after_view, "scan", 1);
+HARNESS_VIEW(s_orphan_view, "orphan", 1);
+static const struct ps_step_ops s_after = {.abi = PS_STEP_ABI,
+					   .name = "scan",
+					   .plans = PS_PLAN_FULL,
+					   .order = 50,
+					   .after = "surface",
+					   .data_version = 1,
+					   .view = &s_after_view,
+					   .run = run_ok};
+static const struct ps_step_ops s_after_missing = {.abi = PS_STEP_ABI,
+						   .name = "orphan",
+						   .plans = PS_PLAN_FULL,
+						   .order = 60,
+						   .after = "nosuchstep",
+						   .data_version = 1,
+						   .view = &s_orphan_view,
+						   .run = run_ok};
+/* a view that names another step, or another data version */
+static const struct ps_step_ops s_wrongview = {.abi = PS_STEP_ABI,
+					       .name = "wrongview",
+					       .plans = PS_PLAN_QUICK,
+					       .data_version = 1,
+					       .view = &s_after_view,
+					       .run = run_ok};
+static const struct ps_step_ops s_noview = {
+    .abi = PS_STEP_ABI, .name = "noview", .plans = PS_PLAN_QUICK, .data_version = 1, .run = run_ok};
+static const struct ps_col nokey_cols[] = {{.path = "/x", .title = "x"}};
+static const struct ps_block nokey_blocks[] = {
+    {.kind = PS_BLOCK_TABLE, .id = "t", .rows = "/rows", .cols = PS_COLS(nokey_cols)}};
+static const struct ps_view nokey_view = {
+    .name = "nokey", .version = 1, .blocks = PS_BLOCKS(nokey_blocks)};
+static const struct ps_step_ops s_nokey = {.abi = PS_STEP_ABI,
+					   .name = "nokey",
+					   .plans = PS_PLAN_QUICK,
+					   .data_version = 1,
+					   .view = &nokey_view,
+					   .run = run_ok};
 static const struct ps_step_ops s_badabi = {
     .abi = PS_STEP_ABI + 1, .name = "future", .plans = PS_PLAN_QUICK, .run = run_ok};
 static const struct ps_step_ops s_norun = {
@@ -47,6 +92,32 @@ static int n_refusals;
 static void refuse(const char *msg, void *arg)
 {
 	snprintf(refusals[n_refusals++], sizeof(refusals[0]), "%s", msg);
+}
+
+static void add_schemas(void)
+{
+	static const char *const names[] = {"inventory", "smart",   "surface", "alpha", "badname",
+					    "noplan",	 "badplan", "badneed", "scan",	"orphan",
+					    "wrongview", "noview",  "nokey"};
+
+	for (size_t i = 0; i < PS_ARRAY_SIZE(names); i++)
+		ps_step_schema_add(names[i], "{\"type\": \"object\"}");
+	ps_step_schema_add("broken", "{\"type\": ");
+}
+
+static void test_views_and_schema(void)
+{
+	char why[256];
+
+	CHECK(!ps_step_valid(&s_noschema, why, sizeof(why)));
+	CHECK(strstr(why, "noschema") && strstr(why, "//schema:"));
+	CHECK(!ps_step_valid(&s_noview, why, sizeof(why)));
+	CHECK(strstr(why, "no view") != NULL);
+	CHECK(!ps_step_valid(&s_wrongview, why, sizeof(why)));
+	CHECK(strstr(why, "view is named 'scan'") != NULL);
+	CHECK(!ps_step_valid(&s_nokey, why, sizeof(why)));
+	CHECK(strstr(why, "no key column") != NULL);
+	CHECK(ps_step_valid(&s_after, why, sizeof(why)));
 }
 
 static void test_validate(void)
@@ -87,6 +158,26 @@ static void test_build(void)
 	for (int i = 0; i < n_refusals; i++)
 		CHECK(strncmp(refusals[i], "refusing ", 9) == 0);
 	CHECK(strstr(refusals[2], "smart") && strstr(refusals[2], "twice"));
+}
+
+static void test_after(void)
+{
+	const struct ps_step_ops *in[] = {&s_after, &s_surface, &s_after_missing, &s_inventory};
+	const struct ps_step_ops *out[PS_ARRAY_SIZE(in)], *sel[PS_ARRAY_SIZE(in)];
+	char err[256];
+	size_t n, m;
+
+	n_refusals = 0;
+	n = ps_registry_build(in, PS_ARRAY_SIZE(in), out, refuse, NULL);
+	CHECK_INT(n, 3);
+	CHECK_INT(n_refusals, 1);
+	CHECK(strstr(refusals[0], "orphan") && strstr(refusals[0], "not registered"));
+
+	/* asking for scan alone runs surface first */
+	CHECK_INT(ps_plan_select(out, n, NULL, "scan", sel, &m, err, sizeof(err)), 0);
+	CHECK_INT(m, 2);
+	CHECK_STR(sel[0]->name, "surface");
+	CHECK_STR(sel[1]->name, "scan");
 }
 
 static void test_select(void)
@@ -134,32 +225,62 @@ static void test_section(void)
 
 static void test_status_and_findings(void)
 {
-	json_object *findings = json_object_new_array();
-	volatile sig_atomic_t flag = 0;
-	struct ps_ctx ctx = {.findings = findings, .abort_flag = &flag};
-	json_object *f, *v;
+	struct harness h;
+	struct ps_finding f = {.severity = PS_SEV_FAIL,
+			       .dev = {PS_DEV_DRIVE, "drive:sn:M:S1", "sda"},
+			       .rule = "reallocated",
+			       .value = 2015,
+			       .limit = 0,
+			       .unit = "sectors"};
+	json_object *fo, *v;
+	double num;
 
 	CHECK_STR(ps_status_name(PS_PASS), "pass");
 	CHECK_STR(ps_status_name(PS_ABORTED), "aborted");
 	CHECK_STR(ps_status_name((enum ps_status)42), "error");
-	ps_finding(&ctx, "warn", "sda", "smart.reallocated", "%d reallocated sectors", 20);
-	ps_finding(&ctx, "loud", NULL, NULL, "bad severity");
-	CHECK_INT(json_object_array_length(findings), 2);
-	f = json_object_array_get_idx(findings, 0);
-	json_object_object_get_ex(f, "message", &v);
-	CHECK_STR(json_object_get_string(v), "20 reallocated sectors");
-	f = json_object_array_get_idx(findings, 1);
-	json_object_object_get_ex(f, "severity", &v);
-	CHECK_STR(json_object_get_string(v), "warn");
-	CHECK(!ps_should_abort(&ctx));
-	flag = 1;
-	CHECK(ps_should_abort(&ctx));
+	harness_init(&h, &s_smart, "", PS_PLAN_QUICK);
+	ps_find(&h.ctx, &f, "%d reallocated sectors", 2015);
+	ps_findf(&h.ctx, (enum ps_severity)9, (struct ps_dev_ref){0}, NULL, "bad severity");
+	ps_examined(&h.ctx, (struct ps_dev_ref){PS_DEV_DRIVE, "drive:sn:M:S2", "sdb"}, "ok",
+		    "healthy");
+	ps_examined(&h.ctx, (struct ps_dev_ref){PS_DEV_DRIVE, "drive:sn:M:S1", "sda"}, "ok",
+		    "looked at");
+	CHECK_INT(json_object_array_length(h.run.findings), 2);
+	fo = json_object_array_get_idx(h.run.findings, 0);
+	CHECK_STR(ps_json_str(fo, "message"), "2015 reallocated sectors");
+	CHECK_STR(ps_json_str(fo, "rule"), "smart.reallocated");
+	CHECK_STR(ps_json_str(fo, "kind"), "drive");
+	CHECK_STR(ps_json_str(fo, "device"), "drive:sn:M:S1");
+	CHECK(ps_json_num(fo, "value", &num) && num == 2015);
+	CHECK_STR(ps_json_str(fo, "unit"), "sectors");
+	fo = json_object_array_get_idx(h.run.findings, 1);
+	CHECK_STR(ps_json_str(fo, "severity"), "warn");
+	CHECK_STR(ps_json_str(fo, "rule"), "smart.unnamed");
+	CHECK(ps_json_get(fo, "value") == NULL && ps_json_get(fo, "unit") == NULL);
+	/* verdicts: sdb passes on its examination, sda fails on its finding */
+	harness_run(&h);
+	CHECK_INT(ps_json_len(h.verdicts), 2);
+	v = ps_json_at(h.verdicts, 0);
+	CHECK_STR(ps_json_str(v, "subject"), "sdb");
+	CHECK_STR(ps_json_str(v, "status"), "pass");
+	CHECK_STR(ps_json_str(v, "rule"), "smart.ok");
+	v = ps_json_at(h.verdicts, 1);
+	CHECK_STR(ps_json_str(v, "subject"), "sda");
+	CHECK_STR(ps_json_str(v, "status"), "fail");
+	CHECK_STR(ps_json_str(v, "rule"), "smart.reallocated");
+	CHECK(ps_json_num(v, "value", &num) && num == 2015);
+	CHECK(!ps_should_abort(&h.ctx));
+	h.abort_flag = 1;
+	CHECK(ps_should_abort(&h.ctx));
 	CHECK(!ps_should_abort(NULL));
-	json_object_put(findings);
+	harness_done(&h);
 }
 
 int main(void)
 {
+	add_schemas();
+	test_views_and_schema();
+	test_after();
 	test_validate();
 	test_build();
 	test_select();

@@ -4,8 +4,10 @@
  */
 #include "check.h"
 #include "proc_fixture.h"
-#include "sampler.h"
-#include "util.h"
+#include "record/sampler.h"
+#include "report/report.h"
+#include "report/view.h"
+#include "core/util.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -102,15 +104,24 @@ static bool has_note(json_object *load, const char *text)
 	return false;
 }
 
-/* Renders the text view and checks every line fits in 80 columns. */
+/* Renders the load through its view, as report.txt shows it, within 80 columns. */
 static char *render(json_object *load, int max_irqs)
 {
-	char *buf = NULL, *line;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	const struct ps_view *v[] = {&ps_load_view};
+	struct ps_view_set set = {v, 1};
+	json_object *r = json_object_new_object(), *steps = json_object_new_array(),
+		    *s = json_object_new_object();
+	char *buf, *line;
 
-	ps_load_text(f, load, max_irqs);
-	fclose(f);
+	(void)max_irqs;
+	json_object_object_add(r, "schema_version", json_object_new_int(2));
+	json_object_object_add(s, "name", json_object_new_string("step"));
+	json_object_object_add(s, "status", json_object_new_string("pass"));
+	json_object_object_add(s, "load", json_object_get(load));
+	json_object_array_add(steps, s);
+	json_object_object_add(r, "steps", steps);
+	buf = ps_report_text(r, &set, 0);
+	json_object_put(r);
 	for (line = buf; *line;) {
 		size_t n = strcspn(line, "\n");
 
@@ -167,13 +178,12 @@ static void test_qemu(void)
 	CHECK_STR(js(load, "series_step_s"), "1.0");
 
 	text = render(load, 5);
-	CHECK(strstr(text, "load: 10.0 s, 2 samples every 1000 ms\n") != NULL);
-	CHECK(strstr(text, "  0       75.0   10.0   60.0    0.0    5.0   10.0    0.0\n") != NULL);
-	CHECK(strstr(text, "  all     40.8    6.5   31.0    0.0    3.0    5.3    0.0\n") != NULL);
-	CHECK(strstr(text, "  24    enp0s2-rx-0 (PCI-MSIX-0000:00:02.0)") != NULL);
-	CHECK(strstr(text, "        50000       5000\n        cpu1:50000\n") != NULL);
-	CHECK(strstr(text, "(4 more lines in the report)") != NULL);
-	CHECK(strstr(text, "  LOC   Local timer interrupts") != NULL);
+	CHECK(strstr(text, "    sampled         10.0 s\n") != NULL);
+	CHECK(strstr(text, "    CPU busy        40.8 %\n") != NULL);
+	CHECK(strstr(text, "      0    75.0    10.0   60.0    0.0     5.0      10.0    15.0\n") !=
+	      NULL);
+	CHECK(strstr(text, "    24   50000  0, 50000    enp0s2-rx-0\n") != NULL);
+	CHECK(strstr(text, "    LOC   4998  2500, 2498  Local timer interrupts\n") != NULL);
 	if (check_failures)
 		fputs(text, stderr);
 	free(text);
@@ -256,12 +266,11 @@ static void test_box_offline_wrap_reset(void)
 	CHECK_INT(json_object_array_length(get(load, "notes")), 8);
 
 	text = render(load, 32);
-	CHECK(strstr(text, "        cpu0:2796 cpu1:3000 cpu2:3000 cpu3:3000 cpu4:3000 cpu5:1000 "
-			   "cpu6:3000\n        cpu7:3000\n") != NULL);
-	CHECK(strstr(text, "\n  ERR                                                           1"
-			   "          0\n  note:") != NULL);
-	CHECK(strstr(text, "  note: irq 16 changed from i801_smbus to i801_smbus, "
-			   "ehci_hcd:usb1 1.0 s into\n        the step\n") != NULL);
+	CHECK(strstr(text, "    131  24000  0, 0, 0, 0, 0, 0, 0, 24000        nvme0q8\n") != NULL);
+	CHECK(strstr(text, "    ERR      1  -") != NULL);
+	CHECK(strstr(text, "    irq 16 changed from i801_smbus to i801_smbus, ehci_hcd:usb1 1.0 s "
+			   "into the\n    step\n") != NULL);
+	CHECK(strstr(text, "    cpu5 went offline 1.0 s into the step\n") != NULL);
 	if (check_failures)
 		fputs(text, stderr);
 	free(text);
@@ -332,6 +341,45 @@ static void test_downsample(void)
 	json_object_put(load);
 }
 
+/* An IRQ action named with control bytes and invalid UTF-8 (a netdev can be named so). */
+static void test_odd_names(void)
+{
+	struct ps_load_acc *acc = ps_load_acc_new(1000);
+	json_object *load, *irq;
+	char st[256];
+	const char *in[2] = {"  CPU0\n 24: 5  PCI-MSI 0-\x01"
+			     "edge eth\xff\x1b[2J\n",
+			     "  CPU0\n 24: 9  PCI-MSI 0-\x01"
+			     "edge eth\xff\x1b[2J\n"};
+
+	for (int i = 0; i < 2; i++) {
+		stat_text(st, sizeof(st), 100 + i * 50, 100 + i * 50);
+		CHECK_INT(ps_load_acc_add(acc, i, st, strlen(st), 0, in[i], strlen(in[i]), 0), 0);
+	}
+	load = ps_load_acc_finish(acc);
+	irq = idx(get(load, "irqs"), 0);
+	CHECK_STR(json_object_get_string(get(irq, "name")), "eth\xef\xbf\xbd\\x1b[2J");
+	CHECK_STR(json_object_get_string(get(irq, "hwirq")), "0-\\x01edge");
+	CHECK_STR(js(irq, "total"), "4");
+	json_object_put(load);
+}
+
+/* A counter that leaps by nearly 2^64 wraps the tick sums: no share is made up from them. */
+static void test_counter_leap(void)
+{
+	struct ps_load_acc *acc = ps_load_acc_new(1000);
+	const char *st[2] = {"cpu0 4 0 8 3\n", "cpu0 0 5 5 18446744073709551615\n"};
+	json_object *load, *cpu;
+
+	for (int i = 0; i < 2; i++)
+		CHECK_INT(ps_load_acc_add(acc, i, st[i], strlen(st[i]), 0, NULL, 0, -ENOENT), 0);
+	load = ps_load_acc_finish(acc);
+	cpu = idx(get(load, "cpus"), 0);
+	CHECK_STR(js(cpu, "busy"), "null");
+	CHECK_STR(js(cpu, "idle"), "null");
+	json_object_put(load);
+}
+
 static void test_irq_cap_and_failed_reads(void)
 {
 	struct ps_load_acc *acc = ps_load_acc_new(500);
@@ -381,9 +429,9 @@ static void test_missing_files(void)
 	CHECK_STR(js(load, "irqs"), "[]");
 	CHECK_STR(js(load, "total"), "null");
 	text = render(load, 8);
-	CHECK_STR(text, "load: 0.0 s, 0 samples every 1000 ms\n  unavailable: /proc/stat: No "
-			"such file or directory; /proc/interrupts: No such\n               file or "
-			"directory\n");
+	CHECK(strstr(text,
+		     "    not sampled /proc/stat: No such file or directory; /proc/interrupts: "
+		     "No such\n                file or directory\n") != NULL);
 	free(text);
 	json_object_put(load);
 
@@ -470,6 +518,8 @@ int main(void)
 	test_box_offline_wrap_reset();
 	test_host_recorded();
 	test_downsample();
+	test_odd_names();
+	test_counter_leap();
 	test_irq_cap_and_failed_reads();
 	test_missing_files();
 	test_thread_live();

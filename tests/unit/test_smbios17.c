@@ -1,6 +1,6 @@
 /* test_smbios17.c - SMBIOS type 17 decoder over raw structures as firmware ships them. */
 #include "check.h"
-#include "probes/decode.h"
+#include "hw/decode.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -185,6 +185,17 @@ static void test_bad(void)
 	b[0x28 + 2] = 0x07;
 	CHECK_INT(ps_smbios17_decode(b, sizeof(b), &d), 0);
 	CHECK_STR(d.locator, "Ch?nnelA-DIMM0");
+	/* a string cut to PS_DMI_STR - 1 on an inner space stays trimmed */
+	{
+		uint8_t big[0x28 + PS_DMI_STR + 16] = {0};
+
+		memcpy(big, ddr4, 0x28);
+		memset(big + 0x28, 'A', PS_DMI_STR - 2);
+		memcpy(big + 0x28 + PS_DMI_STR - 2, " BBB", 4);
+		CHECK_INT(ps_smbios17_decode(big, sizeof(big), &d), 0);
+		CHECK_INT(strlen(d.locator), PS_DMI_STR - 2);
+		CHECK(d.locator[PS_DMI_STR - 3] == 'A');
+	}
 }
 
 int main(void)

@@ -2,7 +2,7 @@
  * wrapped regions, QD1 and QD8, short tails, retries, read errors, engine
  * errors, the O_DIRECT fallback, stop and time budget (faults injected). */
 #include "check.h"
-#include "io/uring_io.h"
+#include "engines/io/uring_io.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -41,7 +41,16 @@ struct faults {
 	int err, n_errors;
 };
 
-enum { F_NONE, F_SHORT, F_EAGAIN_ONCE, F_EIO_AT, F_EINVAL, F_NO_DIRECT };
+enum {
+	F_NONE,
+	F_SHORT,
+	F_EAGAIN_ONCE,
+	F_EAGAIN_ALWAYS,
+	F_EIO_AT,
+	F_ENODEV_AT,
+	F_EINVAL,
+	F_NO_DIRECT
+};
 
 static int fault_open(void *arg, const char *p, int flags)
 {
@@ -61,8 +70,12 @@ static int fault_complete(void *arg, uint64_t off, unsigned int len, int res)
 		if (off == f->at && f->hits++ == 0)
 			return -EAGAIN;
 		return res;
+	case F_EAGAIN_ALWAYS:
+		return off == f->at ? -EAGAIN : res;
 	case F_EIO_AT:
 		return off == f->at ? -EIO : res;
+	case F_ENODEV_AT:
+		return off >= f->at ? -ENODEV : res;
 	case F_EINVAL:
 		return -EINVAL;
 	default:
@@ -180,6 +193,27 @@ static void test_faults(int fd)
 	CHECK_INT(f.err_len, 65536);
 	CHECK_INT(r.bytes, FILE_SIZE - 65536);
 	CHECK_INT(r.ios, 16);
+
+	/* EAGAIN past the retry limit: the engine gave up, the medium is not blamed. */
+	f = (struct faults){.mode = F_EAGAIN_ALWAYS, .at = 131072};
+	CHECK_INT(run(fd, 0, FILE_SIZE, 65536, 4, &f, NULL, &r), -EAGAIN);
+	CHECK_INT(r.errors, 0);
+	CHECK_INT(f.n_errors, 0);
+	CHECK(r.retries > 1);
+	CHECK(!r.device_gone);
+
+	/* The drive leaves: its presence is the problem, not sectors. */
+	f = (struct faults){.mode = F_ENODEV_AT, .at = 262144};
+	CHECK_INT(run(fd, 0, FILE_SIZE, 65536, 1, &f, NULL, &r), -ENODEV);
+	CHECK(r.device_gone);
+	CHECK_INT(f.n_errors, 0);
+	CHECK_INT(r.bytes, 262144);
+	CHECK(ps_uio_media_error(EIO) && ps_uio_media_error(ENODATA) &&
+	      ps_uio_media_error(ETIMEDOUT));
+	CHECK(!ps_uio_media_error(EAGAIN) && !ps_uio_media_error(ENODEV) &&
+	      !ps_uio_media_error(EINVAL));
+	CHECK(ps_uio_device_gone(ENXIO) && ps_uio_device_gone(ENOMEDIUM) &&
+	      !ps_uio_device_gone(EIO));
 
 	/* EINVAL is the engine's problem (alignment, no O_DIRECT), not the medium's. */
 	f = (struct faults){.mode = F_EINVAL};

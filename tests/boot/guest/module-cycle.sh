@@ -1,7 +1,8 @@
 #!/bin/sh
 # rdinit of tests/boot/test_module_cycle: loads and unloads probestick.ko N
-# times, a capture window left running each time, while the test disks are
-# read and the two NICs ping each other; prints PS_* markers on the console.
+# times, a capture window running each time whose program is killed or exits
+# without stopping it, while the test disks are read and the two NICs ping
+# each other; prints PS_* markers on the console.
 # Kernel command line: ps.cycles=N ps.disks=SERIAL,... ps.macs=MAC,...
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 # iproute2's ip from the host (busybox ip has no netns), with its libraries.
@@ -116,11 +117,32 @@ start=$(cut -d' ' -f1 /proc/uptime)
 done_n=0
 for i in $(seq 1 "$cycles"); do
 	modprobe probestick || { echo "PS_CYCLE_FAIL $i modprobe"; break; }
-	/ps/kc-window start || { echo "PS_CYCLE_FAIL $i start"; break; }
-	sleep 0.2
-	/ps/kc-window snapshot || { echo "PS_CYCLE_FAIL $i snapshot"; break; }
-	# Unload with the window still running: the module must detach its
-	# probes and wait for them before it frees anything.
+	if [ $((i % 2)) = 1 ]; then
+		# A program holds the probes with a window running, and is killed.
+		# Its words come through a FIFO: the read returns when it holds (or died).
+		rm -f /tmp/hold.fifo
+		mkfifo /tmp/hold.fifo
+		/ps/kc-window hold >/tmp/hold.fifo 2>&1 &
+		holder=$!
+		held=0
+		while read -r line; do
+			echo "$line"
+			[ "$line" = "kc-window: holding" ] && { held=1; break; }
+		done </tmp/hold.fifo
+		[ $held = 1 ] || { echo "PS_CYCLE_FAIL $i hold"; break; }
+		sleep 0.2
+		/ps/kc-window snapshot || { echo "PS_CYCLE_FAIL $i snapshot"; break; }
+		# The open file pins the module: no unload under a running window.
+		rmmod probestick 2>/dev/null && { echo "PS_CYCLE_FAIL $i unloaded while held"; break; }
+		kill -9 "$holder"
+		wait "$holder" 2>/dev/null
+		echo "PS_HOLDER_KILLED $i"
+	else
+		# A window with its own attachment, its program exits without stopping it.
+		/ps/kc-window start || { echo "PS_CYCLE_FAIL $i start"; break; }
+	fi
+	# Either way the file's release closed the window and detached the probes.
+	/ps/kc-window gone || { echo "PS_CYCLE_FAIL $i window outlived its file"; break; }
 	rmmod probestick || { echo "PS_CYCLE_FAIL $i rmmod"; break; }
 	grep -q '^probestick ' /proc/modules && { echo "PS_CYCLE_FAIL $i still loaded"; break; }
 	done_n=$i
@@ -129,4 +151,23 @@ done
 end=$(cut -d' ' -f1 /proc/uptime)
 echo "PS_BUSY disk_irqs $(($(irq_sum "virtio|nvme|ahci") - irq0_disk)) nic_irqs $(($(irq_sum "$1|$2") - irq0_nic))"
 echo "PS_SUMMARY cycles $done_n/$cycles seconds $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')"
+# One window of the busy machine, recorded for the unit tests' fixtures
+# (tests/fixtures/kcapture/): disks and NICs are still loaded.
+# Three more readers per disk with 1 MiB requests queue several at once,
+# which is when QEMU's AHCI and NVMe raise interrupts with no work in them
+# (IRQ_NONE on their shared-flagged vectors).
+if modprobe probestick; then
+	more=""
+	for d in $devs; do
+		for k in 1 2 3; do
+			(while :; do dd if=/dev/$d of=/dev/null bs=1M count=16 iflag=direct 2>/dev/null; done) &
+			more="$more $!"
+		done
+	done
+	echo "PS_RECORDING_BEGIN"
+	/ps/kc-window dump 3
+	echo "PS_RECORDING_END"
+	kill $more 2>/dev/null
+	rmmod probestick
+fi
 finish

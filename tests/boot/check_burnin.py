@@ -1,0 +1,84 @@
+#!/usr/bin/python3
+"""check_burnin.py REPORT MODE: the memtest and burnin steps of tests/boot/test_burnin.
+
+MODE full: memtest ran over its size with no error, physical addresses
+unneeded (no failure) and its reach stated; burnin ran its budget with
+stress-ng's cpu and vm stressors (bogo ops counted, no verify failure),
+the read-only disk load, a timeline of samples, every recorder in its
+step entry, verdict pass. MODE abort: burnin was stopped by the abort key
+well before its budget, status aborted, the stressors' metrics kept.
+"""
+import json
+import sys
+
+RECORDERS = ("load", "kmsg", "probes", "links", "aer", "mce", "edac", "sensors")
+bad = []
+
+
+def fail(msg):
+    bad.append(msg)
+
+
+r = json.load(open(sys.argv[1]))
+mode = sys.argv[2]
+steps = {s.get("name"): s for s in r.get("steps") or []}
+b = steps.get("burnin")
+if not b:
+    fail("no burnin step in the report (steps %s)" % list(steps))
+    b = {}
+d = b.get("data") or {}
+st = d.get("stressors") or []
+names = {s.get("stressor"): s for s in st}
+for want in ("cpu", "vm"):
+    s = names.get(want)
+    if not s or not isinstance(s.get("bogo_ops"), int) or s["bogo_ops"] <= 0:
+        fail("burnin: stressor %s has no bogo ops: %r" % (want, s))
+    elif s.get("failures") != 0:
+        fail("burnin: stressor %s failed verification %r times" % (want, s.get("failures")))
+tl = d.get("timeline") or []
+summ = d.get("summary") or {}
+print("burnin: %s, %s of %s s, %d samples; %s" % (
+    b.get("status"), d.get("elapsed_s"), d.get("budget_s"), len(tl),
+    ", ".join("%s %s bogo ops (%s/s)" % (s.get("stressor"), s.get("bogo_ops"), s.get("ops_per_s")) for s in st)))
+print("burnin: hottest %s C, throttled %s, MCE %s, EDAC CE/UE %s/%s, kernel warnings %s; disks %s" % (
+    summ.get("temp_max_c"), summ.get("throttle_events"), summ.get("machine_checks"), summ.get("edac_ce"),
+    summ.get("edac_ue"), summ.get("kernel_warnings"),
+    ", ".join("%s %s MB/s" % (x.get("drive"), x.get("mbps")) for x in d.get("disks") or [])))
+for k in RECORDERS:
+    if not isinstance(b.get(k), (dict, list)):
+        fail("burnin: recorder %s is missing from the step's entry" % k)
+if mode == "full":
+    if b.get("status") != "pass":
+        fail("burnin: status %r (%s), findings %r" % (b.get("status"), b.get("reason"),
+                                                       [f.get("message") for f in b.get("findings") or []]))
+    if d.get("budget_s") != 60 or not (55 <= (d.get("elapsed_s") or 0) <= 90):
+        fail("burnin: budget %r, ran %r s: expected 60 s" % (d.get("budget_s"), d.get("elapsed_s")))
+    if len(tl) < 20:
+        fail("burnin: %d samples over a minute" % len(tl))
+    if d.get("stress_ng_path") != "/stick/tools/stress-ng/stress-ng":
+        fail("burnin: stress-ng ran from %r, not the stick's /tools/stress-ng" % d.get("stress_ng_path"))
+    if d.get("run_completed") is not True or d.get("exit_status") != 0:
+        fail("burnin: stress-ng run_completed %r, exit %r" % (d.get("run_completed"), d.get("exit_status")))
+    disks = d.get("disks") or []
+    if len(disks) < 3 or any((x.get("bytes") or 0) <= 0 or x.get("errors") for x in disks):
+        fail("burnin: the disk load read %r" % disks)
+    m = steps.get("memtest") or {}
+    md = m.get("data") or {}
+    if m.get("status") != "pass" or md.get("errors") != 0 or md.get("size_bytes") != 32 << 20 or \
+            md.get("complete") is not True or "memtest86+" not in (md.get("reach") or ""):
+        fail("memtest: status %r, errors %r, size %r, complete %r (%s)" % (
+            m.get("status"), md.get("errors"), md.get("size_bytes"), md.get("complete"), m.get("reason")))
+    pats = [p.get("pattern") for p in md.get("patterns") or [] if p.get("passes") == 2]
+    if len(pats) != 6:
+        fail("memtest: patterns with both passes: %r" % pats)
+    print("memtest: %s, %s MiB at %s MB/s in %s s, %s errors; patterns %s" % (
+        m.get("status"), (md.get("size_bytes") or 0) >> 20, md.get("rate_mbps"), md.get("seconds"),
+        md.get("errors"), ", ".join(pats)))
+elif mode == "abort":
+    if b.get("status") != "aborted" or d.get("complete") is not False:
+        fail("burnin: status %r, complete %r after the abort key" % (b.get("status"), d.get("complete")))
+    if not (d.get("elapsed_s") or 0) < 120 or d.get("budget_s") != 600:
+        fail("burnin: ran %r of %r s after the abort key" % (d.get("elapsed_s"), d.get("budget_s")))
+for x in bad:
+    print("FAIL: " + x)
+sys.exit(1 if bad else 0)

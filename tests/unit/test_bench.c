@@ -1,0 +1,148 @@
+/* test_bench.c - `probestick bench`: when a goal can be judged on this machine at all
+ * (ps_bench_judge), and the events counted from a window's "probes" object. */
+#include <errno.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <string.h>
+
+#include "check.h"
+#include "cli/bench.h"
+
+static enum ps_bench_verdict judge(double ratio, double spread, unsigned int n, char *why)
+{
+	return ps_bench_judge(ratio, spread, n, n, 0.97, why, 240);
+}
+
+static void test_judge(void)
+{
+	char why[240];
+
+	/* the fio line: "met" at a 97 % spread is noise, not a result */
+	CHECK_INT(judge(0.98, 0.97, 6, why), PS_BENCH_NOT_MEASURABLE);
+	CHECK(strstr(why, "not measurable here") != NULL);
+	CHECK(strstr(why, "97.0%") != NULL); /* the spread */
+	CHECK(strstr(why, "3.0%") != NULL);  /* the effect: the goal's margin */
+	/* a 1 % slowdown under a 2 % spread: the 3 % goal is still resolved */
+	CHECK_INT(judge(0.99, 0.02, 6, why), PS_BENCH_MET);
+	CHECK(strncmp(why, "met:", 4) == 0);
+	/* a 10 % slowdown under a 5 % spread: clearly missed */
+	CHECK_INT(judge(0.90, 0.05, 6, why), PS_BENCH_MISSED);
+	CHECK(strstr(why, "0.9000") != NULL);
+	/* a 5 % slowdown under a 4 % spread: larger than the margin, still visible */
+	CHECK_INT(judge(0.95, 0.04, 6, why), PS_BENCH_MISSED);
+	/* the same slowdown under a 6 % spread: noise */
+	CHECK_INT(judge(0.95, 0.06, 6, why), PS_BENCH_NOT_MEASURABLE);
+	CHECK(strstr(why, "5.0%") != NULL);
+	/* faster with the probes on by more than the spread is measured too (met) */
+	CHECK_INT(judge(1.10, 0.05, 6, why), PS_BENCH_MET);
+	/* a spread equal to the effect is not larger than it */
+	CHECK_INT(judge(0.97, 0.03, 6, why), PS_BENCH_MET);
+	/* the engine against fio, goal >= 1.05: the goal's margin is 5 % */
+	CHECK_INT(ps_bench_judge(1.08, 0.02, 6, 6, 1.05, why, 240), PS_BENCH_MET);
+	CHECK_INT(ps_bench_judge(1.02, 0.01, 6, 6, 1.05, why, 240), PS_BENCH_MISSED);
+	CHECK_INT(ps_bench_judge(1.02, 0.08, 6, 6, 1.05, why, 240), PS_BENCH_NOT_MEASURABLE);
+	CHECK_INT(ps_bench_judge(1.00, 0.00, 6, 6, 1.00, why, 240), PS_BENCH_MET);
+	CHECK_INT(ps_bench_judge(0.98, 0.01, 6, 6, 1.00, why, 240), PS_BENCH_MISSED);
+	/* one run per mode has no spread: nothing to judge */
+	CHECK_INT(judge(1.0, 0.0, 1, why), PS_BENCH_NOT_MEASURABLE);
+	CHECK(strstr(why, "no spread") != NULL);
+	CHECK_INT(ps_bench_judge(NAN, NAN, 3, 0, 0.97, why, sizeof(why)), PS_BENCH_NOT_MEASURABLE);
+	CHECK(strstr(why, "no run with the probes on") != NULL);
+	CHECK_INT(judge(NAN, 0.01, 6, why), PS_BENCH_NOT_MEASURABLE);
+	CHECK_INT(judge(0.99, NAN, 6, why), PS_BENCH_NOT_MEASURABLE);
+	CHECK_STR(ps_bench_verdict_name(PS_BENCH_NOT_MEASURABLE), "not measurable here");
+	CHECK_STR(ps_bench_verdict_name(PS_BENCH_MET), "met");
+}
+
+static void test_events(void)
+{
+	struct ps_bench_events ev;
+	char why[200];
+	json_object *o = json_tokener_parse(
+	    "{\"available\": true,"
+	    " \"hardirq\": {\"captured\": true, \"lines\": [{\"count\": 100, \"unhandled\": 4},"
+	    "   {\"count\": 7, \"unhandled\": 0}]},"
+	    " \"softirq\": {\"captured\": true, \"vectors\": [{\"count\": 50}, {\"count\": 5}]},"
+	    " \"block\": {\"captured\": true, \"disks\": [{\"latency\": {\"count\": 900}},"
+	    "   {\"latency\": {\"count\": 100}, \"irq_to_complete\": {\"count\": 99}}]},"
+	    " \"drops\": {\"rq_unknown\": 3}}");
+
+	CHECK_INT(ps_bench_events(o, &ev, why, sizeof(why)), 0);
+	/* the IRQ_NONE calls passed the tracepoints too */
+	CHECK_INT(ev.hardirq, 111);
+	CHECK_INT(ev.softirq, 55);
+	CHECK_INT(ev.block_rq, 1000);
+	CHECK_INT(ev.rq_unknown, 3);
+	json_object_put(o);
+	o = json_tokener_parse("{\"available\": false, \"reason\": \"probestick.ko not loaded\"}");
+	CHECK_INT(ps_bench_events(o, &ev, why, sizeof(why)), -ENODATA);
+	CHECK(strstr(why, "probestick.ko not loaded") != NULL);
+	json_object_put(o);
+}
+
+static void test_cost(void)
+{
+	/* 100000 IOPS off, 99000 on: 101 ns more per IO over 10 events */
+	CHECK(fabs(ps_bench_cost_ns(100000, 99000, 10) - 10.101) < 0.01);
+	CHECK(isnan(ps_bench_cost_ns(0, 99000, 10)));
+}
+
+/* likwid-bench 5.2.2 -t stream_sse -w N:50331648B:2, the lines around the figures */
+static const char likwid_out[] =
+    "Allocate: Process running on hwthread 0 (Domain N) - Vector length 6291456/50331648 "
+    "Offset 0 Alignment 512\n"
+    "Using 1 work groups\n"
+    "Using 2 threads\n"
+    "Time:\t\t\t2.822219e+00 sec\n"
+    "MFlops/s:\t\t761.11\n"
+    "MByte/s:\t\t9131.04\n"
+    "Cycles per update:\t6.738513\n";
+
+/* stress-ng 0.15.06 --stream 2 -v: one "memory rate" line per instance */
+static const char stressng_out[] =
+    "stress-ng: info:  [977] stream: memory rate: 2183.42 MB read/sec, 1455.62 MB write/sec, "
+    "190.79 Mflop/sec (instance 0)\n"
+    "stress-ng: info:  [978] stream: memory rate: 2083.40 MB read/sec, 1388.93 MB write/sec, "
+    "182.05 Mflop/sec (instance 1)\n"
+    "stress-ng: metrc: [976] stream              2132.83 memory read rate (MB per sec) "
+    "(geometic mean of 2 instances)\n";
+
+static void test_mem(void)
+{
+	double gbps = 0, v[3] = {2, 4, 4};
+	unsigned int n = 0;
+	char why[240];
+
+	CHECK_INT(ps_bench_parse_likwid(likwid_out, &gbps, &n), 0);
+	CHECK(fabs(gbps - 9.13104) < 1e-9);
+	CHECK_INT(n, 2); /* the threads, not the work groups */
+	CHECK_INT(ps_bench_parse_likwid("ERROR: no such test\n", &gbps, &n), -EINVAL);
+	CHECK_INT(ps_bench_parse_stressng(stressng_out, &gbps, &n), 0);
+	CHECK(fabs(gbps - (2183.42 + 1455.62 + 2083.40 + 1388.93) / 1000) < 1e-9);
+	CHECK_INT(n, 2);
+	CHECK_INT(ps_bench_parse_stressng("stress-ng: info: run duration too short\n", &gbps, &n),
+		  -EINVAL);
+	/* one figure over all the bytes: 3 passes of equal bytes at 2, 4, 4 GB/s */
+	CHECK(fabs(ps_bench_hmean(v, 3) - 3.0) < 1e-12);
+	v[1] = 0;
+	CHECK(isnan(ps_bench_hmean(v, 3)));
+	/* goal 1.0 has no margin: a 3 % lead is told only by a spread below 3 % */
+	CHECK_INT(ps_bench_judge_ratio("ours/reference", 1.03, 0.02, 4, 4, 1.0, why, sizeof(why)),
+		  PS_BENCH_MET);
+	CHECK_INT(ps_bench_judge_ratio("ours/reference", 1.03, 0.05, 4, 4, 1.0, why, sizeof(why)),
+		  PS_BENCH_NOT_MEASURABLE);
+	CHECK(strstr(why, "ours/reference 1.0300") != NULL);
+	CHECK_INT(ps_bench_judge_ratio("ours/reference", 0.90, 0.05, 4, 4, 1.0, why, sizeof(why)),
+		  PS_BENCH_MISSED);
+	CHECK_INT(ps_bench_judge_ratio("ours/reference", 1.2, 0.05, 4, 1, 1.0, why, sizeof(why)),
+		  PS_BENCH_NOT_MEASURABLE);
+}
+
+int main(void)
+{
+	test_judge();
+	test_events();
+	test_cost();
+	test_mem();
+	return check_done("test_bench");
+}
