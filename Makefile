@@ -30,7 +30,8 @@ KDIR ?= /usr/src/linux-headers-$(KVER)
 STEP_SRCS := $(sort $(wildcard userland/steps/*.c))
 KCONFIG_ENV := srctree=$(CURDIR) KCONFIG_CONFIG=.config PYTHONPATH=$(KCONFIGLIB)
 
-$(OUT)/gen/Kconfig.steps $(OUT)/gen/steps.mk: $(STEP_SRCS) scripts/gather-steps.sh
+$(OUT)/gen/Kconfig.steps $(OUT)/gen/steps.mk $(OUT)/gen/step_schemas.c $(OUT)/gen/report-schema.json: \
+		$(STEP_SRCS) scripts/gather-steps.sh scripts/gather-schemas.py docs/report-schema.json
 	@scripts/gather-steps.sh $(OUT)/gen $(STEP_SRCS)
 
 .config: | $(OUT)/gen/Kconfig.steps
@@ -62,20 +63,21 @@ unquote = $(patsubst "%",%,$(1))
 
 # -------------------------------------------------------------- userland --
 CC ?= cc
-PKGS := libkmod json-c liburing libmnl
+PKGS := libkmod json-c liburing libmnl libzstd blkid libpci
 PS_VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter \
 	  -Iuserland -Ikmod/uapi -I$(OUT)/gen \
 	  $(shell pkg-config --cflags $(PKGS))
-LDLIBS += $(shell pkg-config --libs $(PKGS)) -liperf
+LDLIBS += $(shell pkg-config --libs $(PKGS)) -liperf -lm
 
-# Core and probes: everything in userland/ and userland/probes/; steps as
-# chosen in .config through each step file's //kbuild: line.
-CORE_SRCS := $(filter-out userland/main.c,$(sort $(wildcard userland/*.c userland/probes/*.c userland/io/*.c userland/net/*.c)))
-CORE_OBJS := $(CORE_SRCS:%.c=$(OUT)/obj/%.o)
+# Every room of userland/ (docs/design.md) goes into the core archive but
+# the steps, which .config chooses through each step file's //kbuild: line.
+USERLAND_ROOMS := cli core report record hw engines/io engines/net engines/mem engines/stress boot
+CORE_SRCS := $(filter-out userland/cli/main.c,$(sort $(foreach r,$(USERLAND_ROOMS),$(wildcard userland/$(r)/*.c))))
+CORE_OBJS := $(CORE_SRCS:%.c=$(OUT)/obj/%.o) $(OUT)/obj/gen/step_schemas.o
 STEP_OBJS := $(addprefix $(OUT)/obj/userland/steps/,$(step-y))
-MAIN_OBJ := $(OUT)/obj/userland/main.o
+MAIN_OBJ := $(OUT)/obj/userland/cli/main.o
 
 # The version string lives in a header rewritten only when it changes, so a
 # new commit rebuilds the two files that print it and nothing else.
@@ -88,6 +90,9 @@ FORCE:
 $(OUT)/obj/%.o: %.c $(OUT)/gen/autoconf.h | $(OUT)/gen/version.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+$(OUT)/obj/gen/step_schemas.o: $(OUT)/gen/step_schemas.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -c -o $@ $<
 -include $(shell find $(OUT)/obj -name '*.d' 2>/dev/null)
 
 $(OUT)/libprobestick.a: $(CORE_OBJS)
@@ -98,6 +103,10 @@ $(OUT)/libprobestick.a: $(CORE_OBJS)
 # objects, not from the archive, so that none is dropped.
 $(OUT)/probestick: $(MAIN_OBJ) $(STEP_OBJS) $(OUT)/libprobestick.a
 	$(CC) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(STEP_OBJS) $(OUT)/libprobestick.a $(LDLIBS)
+
+# ------------------------------------------------------------------ fuzz --
+# libFuzzer harnesses (tests/fuzz/README.md): make fuzz-build, make fuzz.
+include tests/fuzz/fuzz.mk
 
 # ---------------------------------------------------------------- kernel --
 KDEB = $(wildcard $(PS_CACHE)/linux-image-$(KVER)_*_amd64.deb)
@@ -112,7 +121,16 @@ $(OUT)/vmlinuz: $(OUT)/kernel/.stamp
 KMOD_SRCS := $(wildcard kmod/*.c kmod/*.h kmod/uapi/*.h kmod/wrapper/*.h kmod/Kbuild kmod/Makefile)
 $(OUT)/probestick.ko: $(KMOD_SRCS)
 	$(MAKE) -C kmod KDIR=$(KDIR) KVER=$(KVER)
-	cp kmod/probestick.ko $@
+	KDIR=$(KDIR) KVER=$(KVER) scripts/mok.sh sign kmod/probestick.ko $@
+
+# make mok: a machine-owner key outside the clone (PS_MOK_DIR, default
+# ~/.config/probestick/mok), probestick.ko signed with it, its certificate
+# on the stick and the MokManager entry in the UEFI menu (README: Secure Boot).
+mok:
+	KVER=$(KVER) scripts/mok.sh key
+	$(MAKE) module
+	KDIR=$(KDIR) KVER=$(KVER) scripts/mok.sh sign kmod/probestick.ko $(OUT)/probestick.ko
+	$(MAKE) all
 
 # ------------------------------------------------------- initramfs/image --
 INITRAMFS_INPUTS := $(wildcard initramfs/*) $(OUT)/probestick $(OUT)/kernel/.stamp \
@@ -125,7 +143,7 @@ $(OUT)/probestick.img: $(OUT)/vmlinuz $(OUT)/initramfs.img $(wildcard image/*) $
 	image/build.sh $@
 
 # ----------------------------------------------------------------- goals --
-.PHONY: all userland module image run test unit kunit boot flash bench clean distclean help
+.PHONY: all userland module image mok release run test unit kunit boot soak known powercut flash bench clean distclean help
 all: $(OUT)/probestick.img $(OUT)/probestick
 userland: $(OUT)/probestick
 module: $(OUT)/probestick.ko
@@ -146,8 +164,33 @@ boot: all
 test: all
 	tests/run all
 
+# Not part of make test: the quick plan booted SOAK_N times (30), counting
+# hangs and failures (tests/boot/soak.sh).
+soak: all
+	tests/boot/soak.sh
+
+# Not part of make test: the power cut POWERCUT_N (20) times at random moments
+# of the quick plan, on one stick, each cut checked (tests/boot/powercut.sh).
+POWERCUT_N ?= 20
+powercut: all
+	tests/boot/powercut.sh $(OUT)/powercut measure $(foreach i,$(shell seq 1 $(POWERCUT_N)),random) final
+
+# Not part of make test: reproducers of known issues outside probestick
+# (tests/known/, docs/design.md).
+known: all
+	tests/known/tracepoint-toggle || [ $$? -eq 77 ]
+	tests/known/tcg-site-rewrite || [ $$? -eq 77 ]
+
 flash: all
 	scripts/flash.sh $(OUT)/probestick.img "$(DEV)"
+
+# The file users download: the image, xz-compressed (one thread: the same
+# bytes on every machine), and its checksum.
+release: $(OUT)/probestick.img.xz
+$(OUT)/probestick.img.xz: $(OUT)/probestick.img
+	xz -9 -T1 -c $< >$@.tmp && mv $@.tmp $@
+	cd $(OUT) && sha256sum probestick.img.xz >probestick.img.xz.sha256
+	@echo "release: $@ ($$(stat -c %s $@) bytes), $@.sha256"
 
 # Not a test: the probes' overhead in a QEMU guest (tests/bench/run.sh).
 bench: $(OUT)/vmlinuz $(OUT)/initramfs.img $(OUT)/probestick.ko
@@ -166,6 +209,16 @@ help:
 	@echo 'make run       build, boot the image in QEMU, run the quick plan, print the report'
 	@echo 'make test      every test: unit, KUnit, build and boot tests'
 	@echo 'make unit|kunit|boot   one family of tests'
+	@echo 'make soak      the quick plan booted SOAK_N=30 times; hangs and failures counted'
+	@echo 'make known     the known-issue reproducers (tests/known/; not in make test)'
+	@echo 'make powercut  the power cut POWERCUT_N=20 times at random moments of the plan'
 	@echo 'make defconfig|menuconfig|olddefconfig|savedefconfig'
-	@echo 'make flash DEV=/dev/sdX   write the image to a real stick (asks first)'
-	@echo 'make bench     probes off/on IOPS ratio and cost per event, in QEMU (not a test)'
+	@echo 'make flash DEV=/dev/sdX   write the image to a real stick (asks first), grow'
+	@echo '               its FAT partition to the whole stick'
+	@echo 'make release   out/probestick.img.xz and its .sha256: the file users download'
+	@echo 'make mok       sign probestick.ko with your own key (made once, outside the'
+	@echo '               clone) and put its certificate on the stick, for Secure Boot'
+	@echo 'make bench     probes off/on IOPS ratio and cost per event, in QEMU; our engine'
+	@echo '               against fio in QEMU and natively on a loop device (not a test)'
+	@echo 'make fuzz      every libFuzzer harness for FUZZ_S seconds (600), one at a time;'
+	@echo '               FUZZ="report config" for some of them'
