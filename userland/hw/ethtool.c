@@ -108,6 +108,12 @@ const struct ps_eth_field ps_channels_fields[] = {
 };
 const size_t ps_channels_nfields = sizeof(ps_channels_fields) / sizeof(ps_channels_fields[0]);
 
+static const struct ps_eth_field pause_fields[] = {
+    TRIF(ETHTOOL_A_PAUSE_AUTONEG, ps_eth_pause, autoneg, "autoneg"),
+    TRIF(ETHTOOL_A_PAUSE_RX, ps_eth_pause, rx, "rx"),
+    TRIF(ETHTOOL_A_PAUSE_TX, ps_eth_pause, tx, "tx"),
+};
+
 const char *const ps_eth_stat_names[PS_ETH_NSTATS] = {
     [PS_ST_RX_PACKETS] = "rx_packets",
     [PS_ST_TX_PACKETS] = "tx_packets",
@@ -264,6 +270,26 @@ static int parse_fields(const struct nlattr *attrs, size_t alen, void *base,
 		}
 	}
 	return 0;
+}
+
+/*
+ * A reply that is a flat table of fields (rings, channels, coalescing): every
+ * field unknown unless the reply, of command cmd, carries it; all unknown on an error.
+ */
+static int parse_reply_fields(const void *msg, size_t len, uint8_t cmd, void *base,
+			      const struct ps_eth_field *f, size_t n)
+{
+	const struct nlattr *attrs;
+	size_t alen;
+	int r;
+
+	fields_unknown(base, f, n);
+	r = genl_attrs(msg, len, cmd, &attrs, &alen);
+	if (r == 0)
+		r = parse_fields(attrs, alen, base, f, n);
+	if (r < 0)
+		fields_unknown(base, f, n);
+	return r;
 }
 
 static void set_bit(uint32_t *set, unsigned int b)
@@ -483,19 +509,13 @@ int ps_ethtool_parse_linkstate(const void *msg, size_t len, struct ps_eth_state 
 
 int ps_ethtool_parse_rings(const void *msg, size_t len, struct ps_eth_rings *out)
 {
-	const struct nlattr *attrs;
-	size_t alen;
 	int r;
 
 	memset(out, 0, sizeof(*out));
-	fields_unknown(out, ps_rings_fields, ps_rings_nfields);
-	r = genl_attrs(msg, len, ETHTOOL_MSG_RINGS_GET_REPLY, &attrs, &alen);
-	if (r == 0)
-		r = parse_fields(attrs, alen, out, ps_rings_fields, ps_rings_nfields);
-	if (r < 0) {
-		fields_unknown(out, ps_rings_fields, ps_rings_nfields);
+	r = parse_reply_fields(msg, len, ETHTOOL_MSG_RINGS_GET_REPLY, out, ps_rings_fields,
+			       ps_rings_nfields);
+	if (r < 0)
 		return r;
-	}
 	/* a ring the driver lacks has max 0: it does not exist, it is not empty */
 	if (out->rx_mini_max == 0)
 		out->rx_mini = out->rx_mini_max = PS_UNKNOWN;
@@ -509,70 +529,32 @@ int ps_ethtool_parse_rings(const void *msg, size_t len, struct ps_eth_rings *out
 
 int ps_ethtool_parse_channels(const void *msg, size_t len, struct ps_eth_channels *out)
 {
-	const struct nlattr *attrs;
-	size_t alen;
 	int r;
 
 	memset(out, 0, sizeof(*out));
-	fields_unknown(out, ps_channels_fields, ps_channels_nfields);
-	r = genl_attrs(msg, len, ETHTOOL_MSG_CHANNELS_GET_REPLY, &attrs, &alen);
-	if (r == 0)
-		r = parse_fields(attrs, alen, out, ps_channels_fields, ps_channels_nfields);
-	if (r < 0) {
-		fields_unknown(out, ps_channels_fields, ps_channels_nfields);
+	r = parse_reply_fields(msg, len, ETHTOOL_MSG_CHANNELS_GET_REPLY, out, ps_channels_fields,
+			       ps_channels_nfields);
+	if (r < 0)
 		return r;
-	}
 	out->known = true;
 	return 0;
 }
 
 int ps_ethtool_parse_coalesce(const void *msg, size_t len, struct ps_coalesce *out)
 {
-	const struct nlattr *attrs;
-	size_t alen;
-	int r;
-
-	ps_coalesce_unknown(out);
-	r = genl_attrs(msg, len, ETHTOOL_MSG_COALESCE_GET_REPLY, &attrs, &alen);
-	if (r == 0)
-		r = parse_fields(attrs, alen, out, ps_coalesce_fields, ps_coalesce_nfields);
-	if (r < 0)
-		ps_coalesce_unknown(out);
-	return r;
+	return parse_reply_fields(msg, len, ETHTOOL_MSG_COALESCE_GET_REPLY, out, ps_coalesce_fields,
+				  ps_coalesce_nfields);
 }
 
 int ps_ethtool_parse_pause(const void *msg, size_t len, struct ps_eth_pause *out)
 {
-	const struct nlattr *attrs;
-	struct nlattr *a;
-	size_t alen;
 	int r;
 
 	memset(out, 0, sizeof(*out));
-	out->autoneg = out->rx = out->tx = PS_TRI_UNKNOWN;
-	r = genl_attrs(msg, len, ETHTOOL_MSG_PAUSE_GET_REPLY, &attrs, &alen);
+	r = parse_reply_fields(msg, len, ETHTOOL_MSG_PAUSE_GET_REPLY, out, pause_fields,
+			       sizeof(pause_fields) / sizeof(pause_fields[0]));
 	if (r < 0)
 		return r;
-	for_each_attr(a, attrs, alen)
-	{
-		switch (mnl_attr_get_type(a)) {
-		case ETHTOOL_A_PAUSE_AUTONEG:
-			r = get_tri(a, &out->autoneg);
-			break;
-		case ETHTOOL_A_PAUSE_RX:
-			r = get_tri(a, &out->rx);
-			break;
-		case ETHTOOL_A_PAUSE_TX:
-			r = get_tri(a, &out->tx);
-			break;
-		default:
-			break;
-		}
-		if (r < 0) {
-			out->autoneg = out->rx = out->tx = PS_TRI_UNKNOWN;
-			return r;
-		}
-	}
 	out->known = true;
 	return 0;
 }
