@@ -341,6 +341,41 @@ static void test_read_error(void)
 	disk_read_faults = NULL;
 }
 
+/* Where the random 4K reads land: every run draws from the whole drive, not
+ * from its own region on (run 3 of 3 would see only the last sixth). */
+struct spread {
+	unsigned long low, all;
+};
+
+static int spread_complete(void *arg, uint64_t off, unsigned int len, int res)
+{
+	struct spread *s = arg;
+
+	if (len == 4096) {
+		s->all++;
+		s->low += off < GOOD_SIZE / 2;
+	}
+	return res;
+}
+
+static void test_random_spans_drive(void)
+{
+	struct spread s = {0};
+	struct ps_uio_faults hooks = {.complete = spread_complete, .arg = &s};
+	struct ps_drive drives[] = {drive("good", GOOD_SIZE, false, false)};
+	struct run r = {0};
+
+	disk_read_faults = &hooks;
+	run_step(&r, "quick", drives, 1);
+	disk_read_faults = NULL;
+	CHECK_INT(r.status, PS_PASS);
+	CHECK(s.all > 1000);
+	/* half the drive is below GOOD_SIZE / 2: 40-60 % of the reads (about 22 % when
+	 * the runs drew from [run offset, size)) */
+	CHECK(s.low * 10 >= s.all * 4 && s.low * 10 <= s.all * 6);
+	done(&r);
+}
+
 static void test_direct_refused(void)
 {
 	struct step_faults f = {.einval_direct = true};
@@ -440,6 +475,7 @@ int main(void)
 	test_full_plan();
 	test_read_error();
 	test_direct_refused();
+	test_random_spans_drive();
 	test_regions();
 	test_abort_and_nothing();
 

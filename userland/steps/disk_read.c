@@ -321,7 +321,9 @@ static int one_run(struct drive *d, int *fd, bool *direct, uint64_t size, const 
 		snprintf(pass, sizeof(pass), "%s %s bs=%s qd=%u", *direct ? "o_direct" : "buffered",
 			 m->pattern == RAND ? "rand" : "seq", bs_text, m->qd);
 		d->pass = pass;
-		j.offset = offset;
+		/* the engine draws random positions from [offset, size): a random
+		 * run reads the whole drive, only sequential runs start at their region */
+		j.offset = m->pattern == RAND ? 0 : offset;
 		j.length = length;
 		j.bs = m->bs;
 		j.qd = m->qd;

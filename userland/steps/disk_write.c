@@ -201,7 +201,8 @@ static struct ps_uio_job job_for(struct target *t, const struct point *m, uint64
 {
 	return (struct ps_uio_job){.fd = t->fd,
 				   .size = t->size,
-				   .offset = off,
+				   /* random positions come from [offset, size): the whole drive */
+				   .offset = m->pattern == RAND ? 0 : off,
 				   .length = len,
 				   .bs = m->bs,
 				   .qd = m->qd,
