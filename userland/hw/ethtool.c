@@ -1106,7 +1106,7 @@ int ps_ethtool_selftest_count(struct ps_ethtool *et, const char *ifname)
 	r = ethtool_ioctl(et, ifname, &info);
 	if (r < 0)
 		return r;
-	return info.testinfo_len > PS_ETH_TESTS_MAX ? PS_ETH_TESTS_MAX : (int)info.testinfo_len;
+	return info.testinfo_len > INT_MAX / ETH_GSTRING_LEN ? -EOVERFLOW : (int)info.testinfo_len;
 }
 
 int ps_ethtool_selftest(struct ps_ethtool *et, const char *ifname, bool offline,
@@ -1139,7 +1139,11 @@ int ps_ethtool_selftest(struct ps_ethtool *et, const char *ifname, bool offline,
 		r = ethtool_ioctl(et, ifname, t);
 	}
 	if (r == 0) {
+		/* the kernel writes every test the driver has, whatever len said: the
+		 * buffers hold n; the report keeps the first PS_ETH_TESTS_MAX */
 		out->n = n < (int)t->len ? n : (int)t->len;
+		if (out->n > PS_ETH_TESTS_MAX)
+			out->n = PS_ETH_TESTS_MAX;
 		for (int i = 0; i < out->n; i++) {
 			copy_field(out->names[i], sizeof(out->names[i]),
 				   (const char *)gs->data + (size_t)i * ETH_GSTRING_LEN,
