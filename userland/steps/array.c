@@ -176,14 +176,17 @@ static bool stop_now(struct arr *a)
  */
 static int mdadm(struct arr *a, char *out, size_t outlen, const char *const *args)
 {
-	const char *argv[24];
+	const char *argv[24 + PS_MD_MAX_MEMBERS];
 	int pipefd[2], status;
 	size_t n = 0, used = 0;
 	pid_t pid;
 
 	argv[n++] = a->mdadm;
-	for (size_t i = 0; args[i] && n < PS_ARRAY_SIZE(argv) - 1; i++)
+	for (size_t i = 0; args[i]; i++) {
+		if (n == PS_ARRAY_SIZE(argv) - 1)
+			return -E2BIG; /* never a command with members left off */
 		argv[n++] = args[i];
+	}
 	argv[n] = NULL;
 	if (out && outlen)
 		out[0] = 0;
@@ -429,10 +432,10 @@ static json_object *measure_phase(struct arr *a, const char *what, int level)
  * none ran. */
 static json_object *wait_sync(struct arr *a, const char *what, uint64_t component_bytes)
 {
-	double t0 = ps_mono_now(), last = t0, spd_sum = 0;
+	double t0 = ps_mono_now(), spd_sum = 0;
 	int64_t spd_max = -1;
 	unsigned int spd_n = 0;
-	bool seen = false, phase = false;
+	bool seen = false, phase = false, timed_out = false;
 	char action[32] = "";
 	json_object *o;
 
@@ -487,12 +490,18 @@ static json_object *wait_sync(struct arr *a, const char *what, uint64_t componen
 			if (seen || ps_mono_now() - t0 > 2.0)
 				break;
 		}
-		if (stop_now(a) || ps_mono_now() - t0 > SYNC_TIMEOUT_S)
+		if (stop_now(a))
 			break;
+		if (ps_mono_now() - t0 > SYNC_TIMEOUT_S) {
+			timed_out = true;
+			ps_findf(a->ctx, PS_SEV_WARN, (struct ps_dev_ref){0}, "sync_timeout",
+				 "%s: the %s did not end in %.0f h; it is left running and its "
+				 "figures are not counted",
+				 a->md, what, SYNC_TIMEOUT_S / 3600);
+			break;
+		}
 		usleep(POLL_MS * 1000);
-		last = ps_mono_now();
 	}
-	(void)last;
 	if (!seen)
 		return NULL;
 	o = json_object_new_object();
@@ -501,12 +510,14 @@ static json_object *wait_sync(struct arr *a, const char *what, uint64_t componen
 
 		ps_json_set_str(o, "action", action);
 		ps_json_set_num(o, "seconds", secs, 2);
-		ps_json_set_num(
-		    o, "mbps", a->aborted || secs <= 0 ? NAN : (double)component_bytes / 1e6 / secs,
-		    1);
+		ps_json_set_num(o, "mbps",
+				a->aborted || timed_out || secs <= 0
+				    ? NAN
+				    : (double)component_bytes / 1e6 / secs,
+				1);
 		ps_json_set_num(o, "sync_speed_avg_kib_s", spd_n ? spd_sum / spd_n : NAN, 0);
 		ps_json_set_count(o, "sync_speed_max_kib_s", spd_max);
-		ps_json_set(o, "completed", json_object_new_boolean(!a->aborted));
+		ps_json_set(o, "completed", json_object_new_boolean(!a->aborted && !timed_out));
 	}
 	return o;
 }
@@ -713,6 +724,10 @@ static int run_level(struct arr *a, int level, json_object *row)
 		if (rb) {
 			int64_t deg = md_attr_int(a, "degraded");
 			double s = NAN, full, target;
+			json_object *c;
+			/* aborted or timed out: no time to scale */
+			bool done = json_object_object_get_ex(rb, "completed", &c) &&
+				    json_object_get_boolean(c);
 
 			ps_json_set(rb, "cpu", cpu_since(a, &b));
 			ps_json_num(rb, "seconds", &s);
@@ -723,8 +738,8 @@ static int run_level(struct arr *a, int level, json_object *row)
 				smallest = a->m[i].size < smallest ? a->m[i].size : smallest;
 			full = ps_md_extrapolate_s(s, comp, smallest);
 			target = ps_md_extrapolate_s(s, comp, a->extrapolate);
-			ps_json_set_num(rb, "full_drive_s", a->aborted ? NAN : full, 1);
-			ps_json_set_num(rb, "extrapolated_s", a->aborted ? NAN : target, 0);
+			ps_json_set_num(rb, "full_drive_s", done ? full : NAN, 1);
+			ps_json_set_num(rb, "extrapolated_s", done ? target : NAN, 0);
 			ps_json_set_count(rb, "degraded_after", deg);
 			if (!a->aborted && deg != 0) {
 				ps_findf(a->ctx, PS_SEV_FAIL, (struct ps_dev_ref){0}, "rebuild",
