@@ -145,6 +145,20 @@ static void discovery(void)
 	memcpy(b + 16, "name=\x1b[2Jx\n", 11);
 	CHECK_INT(ps_disc_parse_answer(b, len, nonce, &got), 0);
 	CHECK(strchr(got.name, 0x1b) == NULL);
+	/* numbers out of range or not numbers are not taken: the defaults stay */
+	{
+		static const char odd[] = "iperf=70000\necho=-5\nnbd=10809x\nmtu=12\n"
+					  "addr=192.0.2.7/99\n";
+
+		memcpy(b + 16, odd, sizeof(odd) - 1);
+		CHECK_INT(ps_disc_parse_answer(b, 16 + sizeof(odd) - 1, nonce, &got), 0);
+		CHECK_INT(got.iperf_port, 5201);
+		CHECK_INT(got.echo_port, 0);
+		CHECK_INT(got.nbd_port, 0);
+		CHECK_INT(got.mtu, -1);
+		CHECK_INT(got.naddrs, 1);
+		CHECK_INT(got.prefix[0], 32);
+	}
 }
 
 static void addresses(void)

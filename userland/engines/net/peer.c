@@ -99,6 +99,15 @@ static void take_text(char *dst, size_t dlen, const char *v, size_t vlen)
 	dst[o] = '\0';
 }
 
+/* A whole number in [lo, hi] from an answer's value, else dflt: the answer
+ * comes from any host on the segment. */
+static int answer_int(const char *val, int lo, int hi, int dflt)
+{
+	int64_t v;
+
+	return ps_parse_s64(val, &v) == 0 && v >= lo && v <= hi ? (int)v : dflt;
+}
+
 int ps_disc_parse_answer(const uint8_t *buf, size_t len, uint64_t nonce, struct ps_peer_info *p)
 {
 	const char *t = (const char *)buf + 16, *end = (const char *)buf + len;
@@ -125,13 +134,13 @@ int ps_disc_parse_answer(const uint8_t *buf, size_t len, uint64_t nonce, struct 
 			else if (strcmp(key, "version") == 0)
 				take_text(p->version, sizeof(p->version), v, vlen);
 			else if (strcmp(key, "iperf") == 0)
-				p->iperf_port = atoi(val);
+				p->iperf_port = answer_int(val, 1, 65535, PS_IPERF_PORT);
 			else if (strcmp(key, "echo") == 0)
-				p->echo_port = atoi(val);
+				p->echo_port = answer_int(val, 1, 65535, 0);
 			else if (strcmp(key, "nbd") == 0)
-				p->nbd_port = atoi(val);
+				p->nbd_port = answer_int(val, 1, 65535, 0);
 			else if (strcmp(key, "mtu") == 0)
-				p->mtu = atoi(val);
+				p->mtu = answer_int(val, 68, 65535, -1);
 			else if (strcmp(key, "export") == 0)
 				take_text(p->export_name, sizeof(p->export_name), v, vlen);
 			else if (strcmp(key, "export_bytes") == 0)
@@ -146,15 +155,14 @@ int ps_disc_parse_answer(const uint8_t *buf, size_t len, uint64_t nonce, struct 
 				if (slash)
 					*slash++ = '\0';
 				if (inet_pton(AF_INET, val, &p->addrs[p->naddrs]) == 1) {
-					p->prefix[p->naddrs] = slash ? atoi(slash) : 32;
+					p->prefix[p->naddrs] =
+					    slash ? answer_int(slash, 0, 32, 32) : 32;
 					p->naddrs++;
 				}
 			}
 		}
 		t += n + 1;
 	}
-	if (p->iperf_port <= 0 || p->iperf_port > 65535)
-		p->iperf_port = PS_IPERF_PORT;
 	return 0;
 }
 
