@@ -122,6 +122,13 @@ static void test_decode(void)
 	d = ps_fsck_decode("fsck.fat 4.2 (2021-01-31)\nSomething new happened.\n");
 	CHECK_STR(kinds(d, k, sizeof(k)), "other");
 	json_object_put(d);
+
+	/* a damaged FAT's names are any bytes: the report keeps them as valid UTF-8 */
+	d = ps_fsck_decode("fsck.fat 4.2 (2021-01-31)\nChecking file /REPORTS/\xff\x1b[2J (X)\n");
+	CHECK(ps_json_len(ps_json_arr(d, "files")) == 1);
+	CHECK_STR(json_object_get_string(json_object_array_get_idx(ps_json_arr(d, "files"), 0)),
+		  "/REPORTS/\xef\xbf\xbd\\x1b[2J");
+	json_object_put(d);
 }
 
 /* A fake fsck.fat: each call answers with the next fixture and exit status. */

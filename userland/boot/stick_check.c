@@ -142,7 +142,7 @@ json_object *ps_fsck_decode(const char *output)
 			snprintf(path, sizeof(path), "%s", l + 14);
 			if (strstr(path, " ("))
 				*strstr(path, " (") = '\0';
-			json_object_array_add(files, json_object_new_string(path));
+			json_object_array_add(files, ps_json_new_str(path));
 		} else if (starts(l, "Dirty bit is set.")) {
 			dirty = true;
 			problem(probs, "dirty", NULL,
@@ -292,7 +292,7 @@ static int run_fsck(ps_cmd_runner run, void *arg, const char *fsck, const char *
 		char line[600];
 
 		snprintf(line, sizeof(line), "%s %s", mode, l);
-		json_object_array_add(log, json_object_new_string(line));
+		json_object_array_add(log, ps_json_new_str(line));
 	}
 	free(out);
 	if (!WIFEXITED(status))
@@ -379,7 +379,7 @@ json_object *ps_stick_check(const char *device, const char *fsck, ps_cmd_runner 
 		const char *p = json_object_get_string(ps_json_at(ps_json_arr(after, "files"), i));
 
 		if (is_salvage_name(p) && !listed(ps_json_arr(before, "files"), p))
-			json_object_array_add(salvaged, json_object_new_string(p));
+			json_object_array_add(salvaged, ps_json_new_str(p));
 	}
 	json_object_put(before);
 	json_object_put(after);
