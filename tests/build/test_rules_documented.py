@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""Every finding rule a step can emit is named in docs/report.md.
+
+A rule is the 4th argument of ps_findf() or a `.rule = "..."` of a struct
+ps_finding in userland/steps/<step>.c; report.md must name it as `rule` or
+`<step>.<rule>`. String literals only: a rule chosen at run time from two
+literals (a ? "x" : "y") counts both.
+"""
+import glob
+import os
+import re
+import sys
+
+root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+doc = open(os.path.join(root, "docs/report.md"), encoding="utf-8").read()
+
+
+def args_of(src, start):
+    """Top-level comma-separated arguments of the call whose '(' is at start."""
+    depth, cur, out, i, instr = 0, [], [], start, False
+    while i < len(src):
+        c = src[i]
+        if instr:
+            cur.append(c)
+            if c == "\\":
+                cur.append(src[i + 1])
+                i += 1
+            elif c == '"':
+                instr = False
+        elif c == '"':
+            instr = True
+            cur.append(c)
+        elif c in "({[":
+            depth += 1
+            if depth > 1:
+                cur.append(c)
+        elif c in ")}]":
+            depth -= 1
+            if depth == 0:
+                out.append("".join(cur))
+                return out
+            cur.append(c)
+        elif c == "," and depth == 1:
+            out.append("".join(cur))
+            cur = []
+        else:
+            cur.append(c)
+        i += 1
+    return out
+
+
+missing, total = [], 0
+for path in sorted(glob.glob(os.path.join(root, "userland/steps/*.c"))):
+    step = os.path.basename(path)[:-2]
+    src = open(path, encoding="utf-8").read()
+    rules = set(re.findall(r'\.rule\s*=\s*"([a-z0-9_]+)"', src))
+    for m in re.finditer(r"\bps_findf\s*\(", src):
+        a = args_of(src, m.end() - 1)
+        if len(a) >= 4:
+            rules.update(re.findall(r'"([a-z0-9_]+)"', a[3]))
+    for r in sorted(rules):
+        total += 1
+        if f"`{r}`" not in doc and f"`{step}.{r}`" not in doc:
+            missing.append(f"{step}.{r}")
+if missing:
+    print("rules a step emits that docs/report.md does not name:", " ".join(missing))
+    sys.exit(1)
+print(f"{total} rules, each named in docs/report.md")
