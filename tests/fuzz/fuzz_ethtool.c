@@ -3,7 +3,7 @@
  * rtnetlink queries (hw/ethtool.c's pure parsers, nlmsghdr onwards), merged
  * into the inventory's NIC as the live reader merges them
  * (ps_nic_apply_ethtool) and serialized as report.json's nics[].
- * Input: up to eight replies, each a 16-bit little-endian length and that
+ * Input: up to ten replies, each a 16-bit little-endian length and that
  * many bytes, in the order of parsers[] below (a missing one is an empty
  * reply); tests/fuzz/make-seeds.sh packs the recorded replies so.
  */
@@ -109,6 +109,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ret = ps_genl_parse_family(msg, len);
 	free(msg);
 	FUZZ_CHECK(ret > 0 ? ret <= 0xffff : ret >= -4095);
+	/* the features reply (bitsets as linkmodes has them) and a set's acknowledgement */
+	msg = next(&data, &size, &len);
+	check_ret(e.err[PS_ETH_FEATURES] = ps_ethtool_parse_features(msg, len, &e.features));
+	for (unsigned int b = 0; b < PS_ETH_MODE_BITS; b++)
+		TERMINATED(e.features.names[b]);
+	FUZZ_CHECK(e.err[PS_ETH_FEATURES] == 0 || !e.features.known);
+	free(msg);
+	msg = next(&data, &size, &len);
+	check_ret(ps_netlink_parse_ack(msg, len));
+	free(msg);
 
 	/* what the live reader has from sysfs, then what ethtool adds */
 	ps_nic_unknown(&nic);

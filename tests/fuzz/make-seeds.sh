@@ -325,6 +325,18 @@ for k, v in bad.items():
 PY
 printf '\x00\x01garbage\xff' | seed report hand-nul-garbage
 
+# ---- what other hosts send the NIC steps (fuzz_net.c: a parser byte first), fsck.fat's output
+printf '\0PSDISC1?\x11\x22\x33\x44\x55\x66\x77\x88' | seed net hand-request
+printf '\1PSDISC1!\x11\x22\x33\x44\x55\x66\x77\x88name=525400500001\nversion=1.0\niperf=5201\necho=5210\nnbd=10809\nmtu=9000\nexport=probestick-ram\nexport_bytes=268435456\nexport_local_mbps=1234.5\nexport_kind=ram disk\naddr=198.51.100.1/24\naddr=169.254.230.221/16\n' | seed net hand-answer
+printf '\1PSDISC1!\0\0\0\0\0\0\0\1iperf=70000\necho=-5\nnbd=1x\nmtu=12\naddr=192.0.2.7/99\nname=\x1b[2J\xff\n' | seed net hand-answer-odd
+printf '\2lease ip=192.168.1.57 subnet=255.255.255.0 mask= router=192.168.1.1 192.168.1.2' | seed net hand-lease
+printf '\3PSE1\x02\0\0\x07\0\0\x23\x28\0\0\x05\xdc' | seed net hand-echo
+printf '\3\xff\xff\xff\xff\xff\xff\x52\x54\0\x12\x34\x56\x88\xb5PSPROBE1\x01\x02\x03\x04\x05\x06\x07\x08\0\x01' | seed net hand-probe-frame
+printf '\4{"start":{},"end":{"sum_sent":{"bits_per_second":941000000,"retransmits":3},"sum_received":{"bits_per_second":940000000},"cpu_utilization_percent":{"host_total":12.5,"remote_total":30.1}}}' | seed net hand-iperf
+printf '\4{"error":"unable to connect to server: Connection refused"}' | seed net hand-iperf-error
+for f in "$fx"/fsck/*.txt; do seed_file fsck "$(basename "$f" .txt)" "$f"; done
+printf 'fsck.fat 4.2 (2021-01-31)\nChecking file /REPORTS/\xff\x1b[2J (X)\nDirty bit is set.\n' | seed fsck hand-odd-name
+
 # ---- smartctl -x --json=c: a transport byte (0 SATA, 1 NVMe, 2 SCSI, 3 USB, 4 virtio), the output
 for f in "$fx"/smartctl/*.json /work/shared/fixtures/smartctl/*.json; do
 	[ -e "$f" ] || continue
