@@ -202,7 +202,16 @@ static bool sweep_pair(struct ps_ctx *ctx, struct ps_ports *ps, const struct ps_
 	orig = knob_get(k, &ca);
 	knob_text(k, orig, txt, sizeof(txt));
 	ps_json_set_str(o, "setting", knob_name(k));
-	ps_json_set_str(o, "original", txt);
+	if (knob_get(k, &cb) == orig) {
+		ps_json_set_str(o, "original", txt);
+	} else {
+		/* the sweep's baseline is a's value on both; the report keeps what each had */
+		char tb[32], both[2 * sizeof(txt) + 2 * IF_NAMESIZE + 16];
+
+		knob_text(k, knob_get(k, &cb), tb, sizeof(tb));
+		snprintf(both, sizeof(both), "%s on %s, %s on %s", txt, a->name, tb, b->name);
+		ps_json_set_str(o, "original", both);
+	}
 	ps_json_set(o, "reason", NULL);
 	values[nv++] = orig; /* the baseline first */
 	if (k == K_RX_USECS)
