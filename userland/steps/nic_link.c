@@ -218,8 +218,8 @@ static void changed(json_object *arr, const char *what)
 	json_object_array_add(arr, json_object_new_string(what));
 }
 
-static void port(struct ps_ctx *ctx, struct ps_ethtool *et, struct ps_rtnl *r,
-		 const struct ps_nic *n, json_object *ports)
+static void port(struct ps_ctx *ctx, struct ps_ethtool *et, const struct ps_nic *n,
+		 json_object *ports)
 {
 	struct ps_eth_info *e = calloc(1, sizeof(*e));
 	json_object *o = json_object_new_object(), *ch = json_object_new_array();
@@ -513,7 +513,6 @@ static int run(struct ps_ctx *ctx)
 {
 	json_object *ports = json_object_new_array();
 	struct ps_ethtool et;
-	struct ps_rtnl r = {0};
 	int ret;
 
 	ps_json_set(ctx->data, "ports", ports);
@@ -531,13 +530,11 @@ static int run(struct ps_ctx *ctx)
 			       strerror(-ret));
 		return ret;
 	}
-	ps_rtnl_open(&r, -1);
 	ps_progress_phase(ctx, "ports", ctx->inv->n_nics, "ports");
 	for (size_t i = 0; i < ctx->inv->n_nics; i++) {
-		port(ctx, &et, &r, &ctx->inv->nics[i], ports);
+		port(ctx, &et, &ctx->inv->nics[i], ports);
 		ps_progress_set(ctx, i + 1);
 	}
-	ps_rtnl_close(&r);
 	ps_ethtool_close(&et);
 	return PS_PASS;
 }
