@@ -281,7 +281,8 @@ qm_run_once() {
 
 # qm_start LIMIT_S [SILENCE_S]: boots the machine in the background (for a
 # test that talks to it while it runs: qm_mon, qm_expect); qm_wait then
-# waits for the end. No single-threaded retry on this path.
+# waits for the end. No retry on this path: tests/run reruns a boot test that
+# failed with the hang signature once under -accel tcg,thread=single.
 qm_start() {
 	local limit=$1 silence=${2:-} m args=()
 	qm_cmd || return 1
