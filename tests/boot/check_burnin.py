@@ -31,7 +31,10 @@ st = d.get("stressors") or []
 names = {s.get("stressor"): s for s in st}
 for want in ("cpu", "vm"):
     s = names.get(want)
-    if not s or not isinstance(s.get("bogo_ops"), int) or s["bogo_ops"] <= 0:
+    # Stopped 20 s in, under TCG, vm may not have finished one pass over its
+    # memory (its bogo op): the count must be there, not above 0; cpu's must.
+    least = 0 if mode == "abort" and want == "vm" else 1
+    if not s or not isinstance(s.get("bogo_ops"), int) or s["bogo_ops"] < least:
         fail("burnin: stressor %s has no bogo ops: %r" % (want, s))
     elif s.get("failures") != 0:
         fail("burnin: stressor %s failed verification %r times" % (want, s.get("failures")))
