@@ -42,6 +42,8 @@ packages=(
 	libblkid-dev
 	# tests/boot/test_platform: lspci and dmidecode in the guest, beside the report
 	pciutils dmidecode
+	# tests/boot/test_nic_ethtool: Debian's ethtool in the guest, beside the NIC steps
+	ethtool
 	# make bench; interop tests against Debian's iperf3 (client and server)
 	fio iperf3
 	# make bench: the memory reference (likwid-bench's stream kernels; stress-ng otherwise)
