@@ -169,6 +169,8 @@ static void test_full_run(void)
 
 	ps_config_defaults(&cfg);
 	snprintf(cfg.stick, sizeof(cfg.stick), "%s", FIXTURES "/core/stick-bad");
+	snprintf(cfg.burnin, sizeof(cfg.burnin), "10m");
+	snprintf(cfg.mtu, sizeof(cfg.mtu), "9000");
 	json_object_array_add(warnings, json_object_new_string("probestick.cfg line 1: test"));
 	CHECK_INT(pipe(keys), 0);
 	key_write_fd = keys[1];
@@ -200,6 +202,16 @@ static void test_full_run(void)
 	CHECK(!ps_json_get(r, "running_step") &&
 	      !json_object_object_get_ex(r, "running_step", NULL)); /* gone once the plan ended */
 	CHECK_STR(ps_json_str(r, "plan"), "custom");
+	/* the plan with all its parameters: what was set, and null for a default */
+	{
+		json_object *c = ps_json_get(ps_json_get(r, "probestick"), "config");
+
+		CHECK_STR(ps_json_str(c, "burnin"), "10m");
+		CHECK_STR(ps_json_str(c, "mtu"), "9000");
+		CHECK_STR(ps_json_str(c, "then"), cfg.then);
+		CHECK(json_object_object_get_ex(c, "memtest", NULL) && !ps_json_get(c, "memtest"));
+		CHECK(json_object_object_get_ex(c, "scratch", NULL) && !ps_json_get(c, "scratch"));
+	}
 	CHECK_STR(ps_json_str(r, "machine_id"), "4c4c4544-0042-3510-8057-b7c04f4a3332");
 	CHECK_STR(ps_json_str(ps_json_get(r, "machine"), "id"),
 		  "4c4c4544-0042-3510-8057-b7c04f4a3332");

@@ -159,9 +159,30 @@ static void plan_json(json_object *ps, const struct ps_run_opts *o)
 	ps_json_set_str(cfg, "plan", o->plan.name);
 	ps_json_set_str(cfg, "depth", o->plan.level == PS_PLAN_FULL ? "full" : "quick");
 	if (o->cfg) {
+		/* every setting a step reads: null where it was left to the step's default */
+		const struct {
+			const char *key, *value;
+		} more[] = {
+		    {"steps", o->cfg->steps},
+		    {"surface", o->cfg->surface},
+		    {"scratch", o->cfg->scratch},
+		    {"peer", o->cfg->peer},
+		    {"net", o->cfg->net},
+		    {"mtu", o->cfg->mtu},
+		    {"bond", o->cfg->bond},
+		    {"array", o->cfg->array},
+		    {"array_chunk", o->cfg->array_chunk},
+		    {"array_extrapolate", o->cfg->array_extrapolate},
+		    {"memtest", o->cfg->memtest},
+		    {"burnin", o->cfg->burnin},
+		};
+
 		ps_json_set_str(cfg, "then", o->cfg->then);
 		ps_json_set_str(cfg, "console", o->cfg->console);
 		ps_json_set_str(cfg, "stream", o->cfg->stream);
+		for (size_t i = 0; i < sizeof(more) / sizeof(more[0]); i++)
+			ps_json_set(cfg, more[i].key,
+				    more[i].value[0] ? ps_json_new_str(more[i].value) : NULL);
 	}
 	ps_json_set(ps, "config", cfg);
 }
