@@ -6,7 +6,7 @@
 
 #include "core/config.h"
 
-static const char *const plans[] = {"quick", "full", "menu"};
+static const char *const plans[] = {"quick", "full", "menu", "serve"};
 static const char *const thens[] = {"poweroff", "reboot", "menu", "shell"};
 
 static bool one_of(const char *s, const char *const *set, size_t n)
@@ -27,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ps_config_defaults(&cfg);
 	ps_config_parse_text(&cfg, (const char *)data, size, "/stick/probestick.cfg", warnings);
 	/* A bad value is a warning that keeps the old one: what is kept is always valid. */
-	FUZZ_CHECK(one_of(cfg.plan, plans, 3));
+	FUZZ_CHECK(one_of(cfg.plan, plans, 4));
 	FUZZ_CHECK(one_of(cfg.then, thens, 4));
 	FUZZ_CHECK(ps_console_spec_parse(cfg.console, terms, PS_MAX_TERMS, why, sizeof(why)) > 0);
 	/* The warnings go into the report as they are. */
