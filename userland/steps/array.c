@@ -428,9 +428,16 @@ static json_object *measure_phase(struct arr *a, const char *what, int level)
 
 /* ---- syncs: the initial one and rebuilds ---- */
 
+/* How a sync ended: its time, and whether it ran to its end (not aborted, not timed out). */
+struct sync_end {
+	double seconds;
+	bool completed;
+};
+
 /* Waits for md's sync to end, with progress; its object (seconds, rate, speeds) or NULL when
- * none ran. */
-static json_object *wait_sync(struct arr *a, const char *what, uint64_t component_bytes)
+ * none ran. *end (may be NULL) says how it ended. */
+static json_object *wait_sync(struct arr *a, const char *what, uint64_t component_bytes,
+			      struct sync_end *end)
 {
 	double t0 = ps_mono_now(), spd_sum = 0;
 	int64_t spd_max = -1;
@@ -502,22 +509,25 @@ static json_object *wait_sync(struct arr *a, const char *what, uint64_t componen
 		}
 		usleep(POLL_MS * 1000);
 	}
+	if (end)
+		*end = (struct sync_end){.seconds = NAN, .completed = false};
 	if (!seen)
 		return NULL;
 	o = json_object_new_object();
 	{
 		double secs = ps_mono_now() - t0;
+		bool completed = !a->aborted && !timed_out;
 
+		if (end)
+			*end = (struct sync_end){.seconds = secs, .completed = completed};
 		ps_json_set_str(o, "action", action);
 		ps_json_set_num(o, "seconds", secs, 2);
-		ps_json_set_num(o, "mbps",
-				a->aborted || timed_out || secs <= 0
-				    ? NAN
-				    : (double)component_bytes / 1e6 / secs,
-				1);
+		ps_json_set_num(
+		    o, "mbps", !completed || secs <= 0 ? NAN : (double)component_bytes / 1e6 / secs,
+		    1);
 		ps_json_set_num(o, "sync_speed_avg_kib_s", spd_n ? spd_sum / spd_n : NAN, 0);
 		ps_json_set_count(o, "sync_speed_max_kib_s", spd_max);
-		ps_json_set(o, "completed", json_object_new_boolean(!a->aborted && !timed_out));
+		ps_json_set(o, "completed", json_object_new_boolean(completed));
 	}
 	return o;
 }
@@ -655,7 +665,7 @@ static int run_level(struct arr *a, int level, json_object *row)
 	if (level == 5 || level == 6)
 		ps_json_set_count(row, "stripe_cache_size", md_attr_int(a, "stripe_cache_size"));
 	/* a sync with nothing else running goes as fast as the system's limit lets it */
-	ps_json_set(row, "initial_sync", wait_sync(a, "initial sync", comp));
+	ps_json_set(row, "initial_sync", wait_sync(a, "initial sync", comp, NULL));
 	if (a->aborted)
 		return 0;
 	ps_json_set(row, "healthy", measure_phase(a, "healthy", level));
@@ -697,6 +707,7 @@ static int run_level(struct arr *a, int level, json_object *row)
 	/* add them back as new drives: a whole-member rebuild */
 	{
 		struct cpu_mark b;
+		struct sync_end end;
 		json_object *rb;
 
 		for (size_t i = n - k; i < n; i++) {
@@ -720,24 +731,21 @@ static int run_level(struct arr *a, int level, json_object *row)
 			set_fail(row, "error", "mdadm --add: exit %d: %s", ret, out);
 			return -EIO;
 		}
-		rb = wait_sync(a, k > 1 ? "rebuild of 2 members" : "rebuild", comp);
+		rb = wait_sync(a, k > 1 ? "rebuild of 2 members" : "rebuild", comp, &end);
 		if (rb) {
 			int64_t deg = md_attr_int(a, "degraded");
-			double s = NAN, full, target;
-			json_object *c;
+			double full, target;
 			/* aborted or timed out: no time to scale */
-			bool done = json_object_object_get_ex(rb, "completed", &c) &&
-				    json_object_get_boolean(c);
+			bool done = end.completed;
+			uint64_t smallest = a->m[0].size;
 
 			ps_json_set(rb, "cpu", cpu_since(a, &b));
-			ps_json_num(rb, "seconds", &s);
-			uint64_t smallest = a->m[0].size;
 
 			/* md sizes every member by the smallest drive: that is the "full drive" */
 			for (size_t i = 1; i < n; i++)
 				smallest = a->m[i].size < smallest ? a->m[i].size : smallest;
-			full = ps_md_extrapolate_s(s, comp, smallest);
-			target = ps_md_extrapolate_s(s, comp, a->extrapolate);
+			full = ps_md_extrapolate_s(end.seconds, comp, smallest);
+			target = ps_md_extrapolate_s(end.seconds, comp, a->extrapolate);
 			ps_json_set_num(rb, "full_drive_s", done ? full : NAN, 1);
 			ps_json_set_num(rb, "extrapolated_s", done ? target : NAN, 0);
 			ps_json_set_count(rb, "degraded_after", deg);
