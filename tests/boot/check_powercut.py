@@ -2,7 +2,7 @@
 """check_powercut.py - the stick after a power cut (or after the boot that follows one).
 
   check_powercut.py --image STICK.img --state STATE.json --serial SERIAL.log
-                    [--cut "cut: ... dirty=N ..."] [--final] [--result FILE]
+                    [--cut "cut: ... dirty=N ..." | --hung REASON] [--final] [--result FILE]
 
 Checks, with the stick image as QEMU left it:
   - fsck.fat -n on the FAT partition: clean (nothing said) when the cut came
@@ -20,6 +20,10 @@ Checks, with the stick image as QEMU left it:
     (stick.check: not clean, repaired, clean after);
   - the run this boot left: incomplete, stopped at a step of the plan
     (final: complete, and nothing left to mark).
+A boot the serial watcher stopped (--hung: the guest locked up or went
+silent) is to the stick a power cut at a moment nobody chose: it is checked
+as one, its dirty flag read from the image, so that the next boot is judged
+on what this one left (a hung boot may already have marked the run before).
 STATE.json carries the files, runs and expectations from one boot to the next.
 Appends one JSON line per boot to --result.
 """
@@ -31,6 +35,9 @@ import re
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from powercut_wait import dirty  # noqa: E402  the FAT dirty flag, read one way
 
 # the quick plan (`probestick steps`), when a report does not name its plan's steps
 STEPS = ["inventory", "drivers", "smart", "disk_read", "memory", "disk_write", "nic_loop", "nic_peer",
@@ -101,6 +108,7 @@ def main():
     p.add_argument("--serial", required=True)
     p.add_argument("--cut", default="")
     p.add_argument("--final", action="store_true")
+    p.add_argument("--hung", default="", help="the watcher stopped this boot: why")
     p.add_argument("--result")
     p.add_argument("--fresh", action="store_true", help="a stick never booted: fsck.fat -n only")
     a = p.parse_args()
@@ -117,6 +125,9 @@ def main():
     state["boot"] += 1
     bad = []
     note = ""
+    if a.hung:
+        a.final = False
+        a.cut = "hung (%s), stopped by the watcher; dirty=%d" % (a.hung, dirty(a.image))
     m = re.search(r"dirty=(\d)", a.cut)
     in_write = bool(m and m.group(1) == "1")
 
@@ -250,6 +261,7 @@ def main():
         if a.result:
             with open(a.result, "a") as f:
                 f.write(json.dumps({"boot": state["boot"], "cut": a.cut, "final": a.final,
+                                    "hung": a.hung or None,
                                     "in_write": in_write, "fsck_clean": clean, "fsck": said[:12],
                                     "reports": len(reports), "run": mine,
                                     "running_step": (reports.get(mine) or {}).get("running_step"),

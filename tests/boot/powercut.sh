@@ -14,6 +14,10 @@
 #                      that falls after that boot's plan ended is drawn again (5 at most)
 #   measure            no cut: the plan runs to its end, timed (random needs it)
 #   final              no cut: the plan runs to its end
+# A boot the serial watcher stops (a lockup, RCU stall or silence) is checked
+# as a cut at that moment; when it shows QEMU's multi-threaded TCG hang
+# (docs/design.md) the same boot runs once more under -accel tcg,thread=single
+# and the hang is counted, any other hang fails.
 # Prints one line per boot and the figures; summary in WORK/summary.txt.
 # Exit 0 when every check passed.
 . "$(dirname "$0")/lib.sh"
@@ -39,12 +43,29 @@ here=$PS_TOP/tests/boot
 $PS_PY "$here/check_powercut.py" --image "$work/stick.img" --state "$work/fresh.json" \
 	--serial /dev/null --fresh || fails=$((fails + 1))
 
-n=0 retries=0
+# hung: the watcher stopped boot $n. The stick is checked as after a cut;
+# QEMU's TCG hang queues the same boot again, single-threaded, once.
+hung() {
+	$PS_PY "$here/check_powercut.py" --image "$work/stick.img" --state "$state" \
+		--serial "$work/serial.log" --hung "$QM_STATUS${QW_SIGNATURE:+, signature $QW_SIGNATURE}" \
+		--result "$results" || fails=$((fails + 1))
+	cp "$work/serial.log" "$work/serial-$n-hung.log"
+	if [ "$QW_SIGNATURE" = tcg-stale-int3 ] && [ -z "$accel" ] && [ "${PS_ACCEL:-tcg}" = tcg ]; then
+		ps_log "boot $n: QEMU's multi-threaded TCG hang (docs/design.md): this boot once more under -accel tcg,thread=single"
+		queue=("${queue[@]:0:$n}" "$boot" "${queue[@]:$n}")
+		single=1 tcg_hangs=$((tcg_hangs + 1))
+	else
+		fails=$((fails + 1))
+	fi
+}
+
+n=0 retries=0 single="" tcg_hangs=0
 queue=("$@")
 while [ "$n" -lt "${#queue[@]}" ]; do
 	boot=${queue[$n]}
 	n=$((n + 1))
-	PS_STICK_CACHE=writethrough ps_machine bios "$work" || exit 1
+	accel=${single:+tcg,thread=single} single=""
+	PS_ACCEL=${accel:-${PS_ACCEL:-}} PS_STICK_CACHE=writethrough ps_machine bios "$work" || exit 1
 	qm_start "$limit" "${PS_SILENCE:-120}" || exit 1
 	wait=(--serial "$work/serial.log" --image "$work/stick.img" --pid-file "$work/qemu.pid" --limit "$limit")
 	final=() cutline=""
@@ -56,7 +77,7 @@ while [ "$n" -lt "${#queue[@]}" ]; do
 		fi
 		if ! qm_wait; then
 			ps_log "boot $n ($boot) did not end with a power-off: $QM_STATUS"
-			fails=$((fails + 1))
+			case $QM_STATUS in lockup | rcu_stall | silence | timeout) hung ;; *) fails=$((fails + 1)) ;; esac
 			continue
 		fi
 		final=(--final)
@@ -85,7 +106,17 @@ while [ "$n" -lt "${#queue[@]}" ]; do
 		cutline=$($PS_PY "$here/powercut_wait.py" "${wait[@]}" "${how[@]}")
 		if ! qm_kill; then
 			ps_log "boot $n ($boot): the guest ended before the cut ($QM_STATUS: $QM_REASON)"
-			[ "$QM_STATUS" = poweroff ] && final=(--final) || { fails=$((fails + 1)); continue; }
+			case $QM_STATUS in
+			poweroff) final=(--final) ;;
+			lockup | rcu_stall | silence | timeout)
+				hung
+				continue
+				;;
+			*)
+				fails=$((fails + 1))
+				continue
+				;;
+			esac
 			# a random moment after this boot's plan ended cut nothing: draw
 			# another, so that the figure counts the cuts asked for
 			if [ "$boot" = random ] && [ "$retries" -lt 5 ]; then
@@ -101,10 +132,11 @@ while [ "$n" -lt "${#queue[@]}" ]; do
 	cp "$work/serial.log" "$work/serial-$n.log"
 done
 
-$PS_PY - "$results" "$seed" "$plan_s" <<'PY' | tee "$work/summary.txt"
+$PS_PY - "$results" "$seed" "$plan_s" "$tcg_hangs" <<'PY' | tee "$work/summary.txt"
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
-cuts = [r for r in rows if not r["final"]]
+cuts = [r for r in rows if not r["final"] and not r.get("hung")]
+hangs = [r for r in rows if r.get("hung")]
 between = [r for r in cuts if not r["in_write"]]
 inside = [r for r in cuts if r["in_write"]]
 failed = [r for r in rows if r["failures"]]
@@ -119,6 +151,8 @@ for r in cuts:
     stopped[k] = stopped.get(k, 0) + 1
 print("  where the runs stopped: %s" % ", ".join("%s %d" % kv for kv in sorted(stopped.items())))
 print("boots: %d, with every check passed: %d" % (len(rows), len(rows) - len(failed)))
+print("hangs the watcher stopped (the stick checked as after a cut): %d, QEMU's TCG hang rerun "
+      "single-threaded: %s%s" % (len(hangs), sys.argv[4], "".join("\n  boot %d: %s" % (r["boot"], r["hung"]) for r in hangs)))
 for r in failed:
     print("  boot %d (%s): %s" % (r["boot"], r["cut"] or "final", "; ".join(r["failures"])))
 PY
