@@ -101,7 +101,7 @@ enum ps_bench_verdict ps_bench_judge_ratio(const char *what, double ratio, doubl
 					   unsigned int runs_a, unsigned int runs_b, double goal,
 					   char *why, size_t len)
 {
-	double effect, diff = fabs(1 - ratio), margin = fabs(1 - goal);
+	double lo = ratio * (1 - spread), hi = ratio * (1 + spread);
 
 	if (runs_a < 2 || runs_b < 2 || isnan(ratio) || isnan(spread)) {
 		snprintf(why, len,
@@ -110,23 +110,23 @@ enum ps_bench_verdict ps_bench_judge_ratio(const char *what, double ratio, doubl
 			 runs_a, runs_b);
 		return PS_BENCH_NOT_MEASURABLE;
 	}
-	/* a goal of 1.0 has no margin: the spread must be below the difference itself */
-	effect = diff > margin ? diff : margin;
-	if (spread > effect) {
+	if (lo >= goal) {
 		snprintf(why, len,
-			 "not measurable here: the run-to-run spread (%.1f%%) is larger than the "
-			 "effect (%.1f%%: %s %.4f, goal margin %.1f%%)",
-			 spread * 100, effect * 100, what, ratio, margin * 100);
-		return PS_BENCH_NOT_MEASURABLE;
-	}
-	if (ratio >= goal) {
-		snprintf(why, len, "met: %s %.4f >= %.2f, spread %.1f%% below the effect %.1f%%",
-			 what, ratio, goal, spread * 100, effect * 100);
+			 "met: %s %.4f >= %.2f, and so is its low end %.4f (spread %.1f%%)", what,
+			 ratio, goal, lo, spread * 100);
 		return PS_BENCH_MET;
 	}
-	snprintf(why, len, "missed: %s %.4f < %.2f, spread %.1f%% below the effect %.1f%%", what,
-		 ratio, goal, spread * 100, effect * 100);
-	return PS_BENCH_MISSED;
+	if (hi < goal) {
+		snprintf(why, len,
+			 "missed: %s %.4f < %.2f, and so is its high end %.4f (spread %.1f%%)",
+			 what, ratio, goal, hi, spread * 100);
+		return PS_BENCH_MISSED;
+	}
+	snprintf(why, len,
+		 "not measurable here: %s %.4f with a run-to-run spread of %.1f%% spans %.4f to "
+		 "%.4f, on both sides of the goal %.2f",
+		 what, ratio, spread * 100, lo, hi, goal);
+	return PS_BENCH_NOT_MEASURABLE;
 }
 
 const char *ps_bench_verdict_name(enum ps_bench_verdict v)
@@ -805,9 +805,8 @@ static int cmd_probes(int argc, char **argv)
 		    (unsigned long long)sum[TOOL_OURS].ev.hardirq,
 		    (unsigned long long)sum[TOOL_OURS].ev.softirq);
 	printf("spread: (max - min) / median of the runs of one mode, the larger of off and on.\n"
-	       "A goal is judged only when the spread is below the effect it is about (the\n"
-	       "larger of |1 - on/off| and the goal's margin); a cost per event below the\n"
-	       "spread is shown as noise.\n");
+	       "A goal is judged only when on/off +- the spread lies on one side of it;\n"
+	       "a cost per event below the spread is shown as noise.\n");
 	if (o.json) {
 		ret = write_json(o.json, &o, runs, nruns, sum, module_fd >= 0);
 		if (ret < 0) {

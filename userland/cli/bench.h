@@ -48,12 +48,12 @@ enum ps_bench_verdict {
 /*
  * The verdict on the goal "IOPS on / IOPS off >= goal" from the median
  * ratio and the run-to-run spread ((max - min) / median, the larger of
- * the two modes), with runs_off and runs_on runs. A goal is judged only
- * when the spread is smaller than the effect it is about: the larger of
- * the measured difference |1 - ratio| and the goal's own margin |1 - goal|
- * (the same rule serves "ours/fio >= 1.05").
- * Otherwise, or with fewer than two runs of a mode, it is not measurable
- * here, and why says so with the figures (spread vs effect).
+ * the two modes), with runs_off and runs_on runs. The spread is taken as the
+ * ratio's uncertainty: met when even ratio * (1 - spread) reaches the goal,
+ * missed when even ratio * (1 + spread) falls short of it, and otherwise
+ * (the goal inside that range), or with fewer than two runs of a mode, not
+ * measurable here; why says so with the figures (the same rule serves
+ * "ours/fio >= 1.05").
  */
 enum ps_bench_verdict ps_bench_judge(double ratio, double spread, unsigned int runs_off,
 				     unsigned int runs_on, double goal, char *why, size_t len);
@@ -62,7 +62,7 @@ const char *ps_bench_verdict_name(enum ps_bench_verdict v);
 /*
  * The same rule for any ratio "what" (ours/reference, on/off) of two tools'
  * medians, runs_a and runs_b runs of each: not measurable with fewer than
- * two of either or when the spread is not below the effect, then met or
+ * two of either or when the goal lies within ratio +- spread, else met or
  * missed against goal.
  */
 enum ps_bench_verdict ps_bench_judge_ratio(const char *what, double ratio, double spread,

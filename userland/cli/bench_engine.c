@@ -236,20 +236,8 @@ static void summarize(const struct bcase *c, const struct result (*res)[NR_TOOLS
 		s->ratio = s->med[OURS] / s->med[FIO];
 		s->spread = a > b ? a : b;
 	}
-	s->verdict = ps_bench_judge(s->ratio, s->spread, s->n[FIO], s->n[OURS], c->goal, s->why,
-				    sizeof(s->why));
-	/* the same verdict in this comparison's words */
-	if (s->n[OURS] > 1 && s->n[FIO] > 1 && !isnan(s->ratio)) {
-		double diff = fabs(1 - s->ratio), margin = fabs(1 - c->goal);
-		double effect = diff > margin ? diff : margin;
-
-		snprintf(s->why, sizeof(s->why),
-			 s->verdict == PS_BENCH_NOT_MEASURABLE
-			     ? "not measurable here: the spread (%.1f%%) is larger than the effect "
-			       "(%.1f%%) at ours/fio %.3f"
-			     : "spread %.1f%% below the effect %.1f%%, ours/fio %.3f",
-			 s->spread * 100, effect * 100, s->ratio);
-	}
+	s->verdict = ps_bench_judge_ratio("ours/fio", s->ratio, s->spread, s->n[FIO], s->n[OURS],
+					  c->goal, s->why, sizeof(s->why));
 }
 
 static int parse(int argc, char **argv, struct opts *o)
@@ -380,8 +368,8 @@ int ps_bench_engine_main(int argc, char **argv)
 		json_object_array_add(jc, j);
 	}
 	printf("spread: (max - min) / median of one tool's rounds, the larger of the two; a goal\n"
-	       "is judged only when the spread is below the effect (otherwise: not measurable "
-	       "here).\n");
+	       "is judged only when ratio +- spread lies on one side of it (otherwise: not "
+	       "measurable here).\n");
 	json_object_object_add(root, "device", json_object_new_string(o.dev));
 	json_object_object_add(root, "rounds", json_object_new_int((int)o.runs));
 	json_object_object_add(root, "seconds", json_object_new_double(o.seconds));

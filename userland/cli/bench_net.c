@@ -34,7 +34,7 @@ static const char usage[] =
     "  touched): N runs (default 5) of S seconds (3) with P streams (1) through\n"
     "  probestick's libiperf pair and through Debian's iperf3, alternating. Prints\n"
     "  each run, the medians and the ratio probestick / iperf3 (goal >= 1.0),\n"
-    "  judged only when the run-to-run spread is below the effect.\n";
+    "  judged only when the ratio +- its run-to-run spread lies on one side of it.\n";
 
 struct setup {
 	int ns[2];
