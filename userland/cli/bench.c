@@ -412,6 +412,7 @@ struct summary {
 	double noise;	      /* largest (max - min) / median of the two modes */
 	double events_per_io; /* over every on run */
 	double cost_ns;
+	bool cost_is_noise;	   /* the difference it stands on is within the spread */
 	struct ps_bench_events ev; /* summed over the on runs */
 	uint64_t ios_on;
 };
@@ -476,6 +477,8 @@ static void summarize(const struct run *runs, size_t nruns, enum tool t, struct 
 	if (s->ios_on)
 		s->events_per_io = (double)events_total(&s->ev) / (double)s->ios_on;
 	s->cost_ns = ps_bench_cost_ns(s->med[0], s->med[1], s->events_per_io);
+	/* The cost per event is the difference itself: noise when the spread is larger. */
+	s->cost_is_noise = !isnan(s->cost_ns) && !(fabs(1 - s->ratio) >= s->noise);
 }
 
 static const char *fmt_num(char *buf, size_t len, double v, const char *fmt)
@@ -490,8 +493,6 @@ static const char *fmt_num(char *buf, size_t len, double v, const char *fmt)
 static void print_summary(const char *name, const struct summary *s)
 {
 	char a[32], b[32], c[32], d[32], e[32], f[32], why[240];
-	/* The cost per event is the difference itself: noise when the spread is larger. */
-	bool cost_is_noise = !(fabs(1 - s->ratio) >= s->noise);
 
 	if (!s->n[0] && !s->n[1]) {
 		printf("%-11s no run gave a figure\n", name);
@@ -500,7 +501,7 @@ static void print_summary(const char *name, const struct summary *s)
 	printf("%-11s %10s %10s %7s %7s %6s %9s\n", name, fmt_num(a, 32, s->med[0], "%.0f"),
 	       fmt_num(b, 32, s->n[1] ? s->med[1] : NAN, "%.0f"), fmt_num(c, 32, s->ratio, "%.4f"),
 	       fmt_num(d, 32, s->noise * 100, "%.1f%%"), fmt_num(e, 32, s->events_per_io, "%.2f"),
-	       cost_is_noise && !isnan(s->cost_ns) ? "noise" : fmt_num(f, 32, s->cost_ns, "%.1f"));
+	       s->cost_is_noise ? "noise" : fmt_num(f, 32, s->cost_ns, "%.1f"));
 	printf("%-11s off: min %.0f max %.0f (%u runs)", "", s->min[0], s->max[0], s->n[0]);
 	if (s->n[1])
 		printf("; on: min %.0f max %.0f (%u runs)", s->min[1], s->max[1], s->n[1]);
@@ -540,7 +541,11 @@ static json_object *summary_json(const struct summary *s)
 	json_object_object_add(o, "paired_ratio_min", jdouble(s->paired[1]));
 	json_object_object_add(o, "paired_ratio_max", jdouble(s->paired[2]));
 	json_object_object_add(o, "events_per_io", jdouble(s->events_per_io));
-	json_object_object_add(o, "cost_per_event_ns", jdouble(s->cost_ns));
+	/* null when the text says noise: the difference it stands on is within the spread */
+	json_object_object_add(o, "cost_per_event_ns",
+			       s->cost_is_noise ? NULL : jdouble(s->cost_ns));
+	json_object_object_add(o, "cost_per_event_noise",
+			       json_object_new_boolean(s->cost_is_noise));
 	verdict =
 	    ps_bench_judge(s->ratio, s->noise, s->n[0], s->n[1], GOAL_RATIO, why, sizeof(why));
 	json_object_object_add(o, "goal", json_object_new_string(ps_bench_verdict_name(verdict)));
