@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Every libFuzzer harness still builds, replays its regression inputs (each
 # crash fuzzing found once) and its seeds, and fuzzes a few seconds
-# (FUZZ_SMOKE_S, default 1) without a crash. make fuzz is the long run.
+# (FUZZ_SMOKE_S, default 3) without a crash. make fuzz is the long run.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-out}
-secs=${FUZZ_SMOKE_S:-1}
+secs=${FUZZ_SMOKE_S:-3}
 if ! command -v "${FUZZ_CC:-clang-14}" >/dev/null; then
 	echo "FAIL: ${FUZZ_CC:-clang-14} is missing: run make deps (scripts/deps.sh installs it)"
 	exit 1
