@@ -288,13 +288,15 @@ done
 FUZZ_DUMP=1 "$OUT/fuzz/fuzz_sampler" "$corpus/sampler/fx-box-8cpu" 2>/dev/null >"$tmp/load.json"
 FUZZ_DUMP=1 "$OUT/fuzz/fuzz_kcapture" "$corpus/kcapture/hand-window" 2>/dev/null >"$tmp/probes.json"
 seed_file report truncated "$fx/core/reports/truncated.json"
-# The golden reports, with the probes' histogram buckets cut to four each (most of their size).
-for f in full healthy-v2 nomodule-v2; do
+# The golden reports, with the probes' histogram buckets, and each step's kernel log records,
+# load samples and interrupt lines, cut to four each (most of their size).
+for f in full healthy-v2 nomodule-v2 nic-peer-v2; do
 	"$py" - "$fx/core/reports/$f.json" <<'PY' | seed report "fx-$f"
 import json, sys
+CUT = ("buckets", "records", "samples", "lines")
 def cut(o):
     if isinstance(o, dict):
-        return {k: (v[:4] if k == "buckets" and isinstance(v, list) else cut(v)) for k, v in o.items()}
+        return {k: (cut(v[:4]) if k in CUT and isinstance(v, list) else cut(v)) for k, v in o.items()}
     return [cut(v) for v in o] if isinstance(o, list) else o
 print(json.dumps(cut(json.load(open(sys.argv[1]))), separators=(",", ":")))
 PY
