@@ -157,6 +157,10 @@ mods=$(awk -v d="$mdir/" 'index($1, d) == 1 && $1 ~ /\.ko$/ { n = $1; sub(/.*\//
 echo "modules: $(wc -l <<<"$mods")"
 grep -qx vfat <<<"$mods" || fail "vfat (the stick's file system) is missing"
 grep -qx efivarfs <<<"$mods" || fail "efivarfs (the report's Secure Boot state) is missing"
+# Board fans and temperatures: the Super I/O monitors coldplug loads by name.
+for m in drivetemp nct6775 nct6683 it87 f71882fg w83627ehf asus_atk0110 asus_wmi_sensors; do
+	grep -qx "$m" <<<"$mods" || fail "$m (hardware monitoring) is missing"
+done
 # What the drivers step reads (initramfs/drivers-data.py).
 for f in modules.alias.zst pci.ids.zst usb.ids.zst families firmware.json; do
 	has_file "/usr/share/probestick/$f"

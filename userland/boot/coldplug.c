@@ -267,11 +267,17 @@ static void load_alias(struct kmod_ctx *ctx, const char *alias, struct result *r
 }
 
 /*
- * Modules no device alias names: probestick.ko itself, and drivetemp, the
+ * Modules no device alias names: probestick.ko itself; drivetemp, the
  * SATA/SAS drives' temperature sensors (it attaches to every disk, SCT
- * capable or not, and has no modalias).
+ * capable or not, and has no modalias); and the Super I/O hardware monitors
+ * of desktop and server boards (fans, board temperatures, voltages), which
+ * find their chip by probing the Super I/O ports at 0x2e/0x4e, as
+ * sensors-detect does: Nuvoton (nct6775, which also drives the NCT67xx
+ * successors, and nct6683), ITE (it87), Fintek (f71882fg), Winbond
+ * (w83627ehf). On a board without the chip each ends with ENODEV: "unused".
  */
-static const char *const by_name[] = {"drivetemp", "probestick"};
+static const char *const by_name[] = {"drivetemp", "nct6775",	"nct6683",   "it87",
+				      "f71882fg",  "w83627ehf", "probestick"};
 
 static void load_named(struct kmod_ctx *ctx, const char *name, struct result *res)
 {
