@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/run runs PS_JOBS scenarios at a time: two scenarios overlap with
 # PS_JOBS=2 and never with PS_JOBS=1, one marked "tests/run: alone" runs
-# with nothing beside it, and every result is counted once.
+# with nothing beside it (after the rest), and every result is counted once.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 tmp=$(mktemp -d)
