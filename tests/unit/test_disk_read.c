@@ -221,6 +221,30 @@ static void test_quick_targets(void)
 	CHECK_STR(ps_json_str(v, "subject"), "good");
 	CHECK_STR(ps_json_str(v, "status"), "pass");
 	CHECK_STR(ps_json_str(v, "rule"), "disk_read.measured");
+	/* the verdict names the runs its medians are of, the noise rule's extra runs counted */
+	{
+		json_object *res = json_object_object_get(data_drive(&r, "good"), "results");
+		size_t n[2] = {0, 0};
+		char want[96];
+
+		for (size_t i = 0; i < json_object_array_length(res); i++) {
+			json_object *x = json_object_array_get_idx(res, i);
+			int bs = json_object_get_int(json_object_object_get(x, "bs"));
+			int qd = json_object_get_int(json_object_object_get(x, "qd"));
+
+			if (!strcmp(ps_json_str(x, "pattern"), "seq") && bs == 1 << 20 && qd == 8)
+				n[0] = runs_of(x);
+			else if (!strcmp(ps_json_str(x, "pattern"), "rand") && bs == 4096 &&
+				 qd == 32)
+				n[1] = runs_of(x);
+		}
+		CHECK(n[0] > 0 && n[1] > 0);
+		if (n[0] == n[1])
+			snprintf(want, sizeof(want), "(medians of %zu runs)", n[0]);
+		else
+			snprintf(want, sizeof(want), "(medians of %zu and %zu runs)", n[0], n[1]);
+		CHECK(strstr(ps_json_str(v, "message"), want) != NULL);
+	}
 	CHECK_STR(ps_json_str(d, "device"), "drive:sn:test:good");
 	v = ps_json_at(r.h.verdicts, 1);
 	CHECK_STR(ps_json_str(v, "subject"), "gone");

@@ -642,12 +642,14 @@ static void user_latency(struct drive *d)
 	ps_json_set(d->obj, "user_latency", o);
 }
 
-/* The drive's two headline figures: seq 1M QD8 MB/s and random 4K QD32 IOPS (medians). */
-static void headline(struct drive *d)
+/* The drive's two headline figures: seq 1M QD8 MB/s and random 4K QD32 IOPS (medians);
+ * runs[] gets how many runs each median is of (the noise rule may have added some). */
+static void headline(struct drive *d, size_t runs[2])
 {
 	json_object *res = ps_json_arr(d->obj, "results");
 	double seq = NAN, rnd = NAN;
 
+	runs[0] = runs[1] = 0;
 	for (size_t i = 0; i < ps_json_len(res); i++) {
 		json_object *r = ps_json_at(res, i);
 		int64_t bs = 0, qd = 0;
@@ -655,20 +657,23 @@ static void headline(struct drive *d)
 
 		ps_json_int(r, "bs", &bs);
 		ps_json_int(r, "qd", &qd);
-		if (!strcmp(pat, "seq") && bs == MIB && qd == 8)
+		if (!strcmp(pat, "seq") && bs == MIB && qd == 8) {
 			ps_json_num(r, "median_mbps", &seq);
-		else if (!strcmp(pat, "rand") && bs == 4 * KIB && qd == 32)
+			runs[0] = ps_json_len(ps_json_arr(r, "runs_mbps"));
+		} else if (!strcmp(pat, "rand") && bs == 4 * KIB && qd == 32) {
 			ps_json_num(r, "median_iops", &rnd);
+			runs[1] = ps_json_len(ps_json_arr(r, "runs_mbps"));
+		}
 	}
 	ps_json_set_num(d->obj, "seq_mbps", seq, 1);
 	ps_json_set_num(d->obj, "rand_iops", rnd, 0);
 }
 
-/* A measured drive passes with its headline figures as the reason. */
-static void examined(struct drive *d, unsigned int runs)
+/* A measured drive passes with its headline figures as the reason, and the runs they are of. */
+static void examined(struct drive *d, const size_t runs[2])
 {
 	double seq = NAN, rnd = NAN;
-	char a[64] = "", b[64] = "";
+	char a[64] = "", b[64] = "", n[80];
 
 	ps_json_num(d->obj, "seq_mbps", &seq);
 	ps_json_num(d->obj, "rand_iops", &rnd);
@@ -676,8 +681,12 @@ static void examined(struct drive *d, unsigned int runs)
 		snprintf(a, sizeof(a), "sequential 1M QD8 %.0f MB/s", seq);
 	if (!isnan(rnd))
 		snprintf(b, sizeof(b), "%srandom 4K QD32 %.0f IOPS", a[0] ? ", " : "", rnd);
-	ps_examined(d->ctx, ps_drive_ref(d->inv), "measured", "read %s%s (medians of %u runs)",
-		    a[0] || b[0] ? a : "at the figures above", b, runs);
+	if (runs[0] && runs[1] && runs[0] != runs[1])
+		snprintf(n, sizeof(n), "medians of %zu and %zu runs", runs[0], runs[1]);
+	else
+		snprintf(n, sizeof(n), "medians of %zu runs", runs[0] ? runs[0] : runs[1]);
+	ps_examined(d->ctx, ps_drive_ref(d->inv), "measured", "read %s%s (%s)",
+		    a[0] || b[0] ? a : "at the figures above", b, n);
 }
 
 static int run(struct ps_ctx *ctx)
@@ -700,6 +709,7 @@ static int run(struct ps_ctx *ctx)
 		const struct ps_drive *drv = &ctx->inv->drives[i];
 		struct drive d = {.ctx = ctx, .inv = drv, .name = drv->name};
 		enum drive_outcome o;
+		size_t runs[2] = {0, 0};
 
 		ps_lat_init(&d.all_lat);
 		d.obj = json_object_new_object();
@@ -721,11 +731,11 @@ static int run(struct ps_ctx *ctx)
 		targets += o != D_SKIPPED;
 		measured += o == D_MEASURED;
 		if (o != D_SKIPPED) {
-			headline(&d);
+			headline(&d, runs);
 			user_latency(&d);
 		}
 		if (o == D_MEASURED)
-			examined(&d, p->runs);
+			examined(&d, runs);
 		ps_lba_ranges_free(&d.bad);
 		aborted = d.aborted;
 	}
