@@ -262,7 +262,7 @@ static void test_scan(void)
 	x = drive_data(&h, "disk");
 	CHECK(ps_json_bool(x, "complete") == 0);
 	CHECK_INT(num(x, "/scanned_bytes"), 5 * MIB_);
-	CHECK_INT(num(x, "/stopped_at_lba"), 5 * 2048 - 2048);
+	CHECK_INT(num(x, "/stopped_at_lba"), 5 * 2048); /* the first LBA not read */
 	CHECK(strstr(ps_json_str(x, "stop_reason"), "aborted") != NULL);
 	harness_done(&h);
 
@@ -274,6 +274,9 @@ static void test_scan(void)
 	CHECK_INT(harness_count(&h, "surface.drive_gone", "fail"), 1);
 	CHECK(ps_json_bool(x, "complete") == 0);
 	CHECK_INT(num(x, "/reads"), 4);
+	/* pieces 0-2 were read, the fourth read (LBA 6144) found the drive gone */
+	CHECK_INT(num(x, "/stopped_at_lba"), 3 * 2048);
+	CHECK(strstr(ps_json_str(x, "stop_reason"), "went away at LBA 6144") != NULL);
 	harness_done(&h);
 }
 

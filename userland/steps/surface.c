@@ -402,7 +402,15 @@ static enum outcome scan_drive(struct scan *s, bool full, bool *aborted)
 		done += len;
 		ps_progress_set(s->ctx, done);
 	}
-	results_json(s, &sch, done, ps_mono_now() - t0, i == sch.total && !s->gone, off);
+	{
+		/* where it stopped: the piece that failed, or after an abort the first not read */
+		uint64_t stop = off;
+		uint32_t len;
+
+		if (*aborted && !s->gone && i < sch.total)
+			ps_surface_piece(&sch, i, &stop, &len);
+		results_json(s, &sch, done, ps_mono_now() - t0, i == sch.total && !s->gone, stop);
+	}
 	if (*aborted)
 		ps_json_set_str(s->obj, "stop_reason",
 				"aborted by the user: the figures cover what "
