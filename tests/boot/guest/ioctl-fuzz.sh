@@ -55,6 +55,8 @@ else
 	echo "PS_NOTE no virtio disk: the windows record interrupts of the idle guest only"
 fi
 
+settle
+kmalloc_objs >/tmp/slab.unloaded
 modprobe probestick || { echo "PS_FAIL modprobe probestick"; finish; }
 settle
 kmalloc_objs >/tmp/slab.before
@@ -67,9 +69,16 @@ kill $LOAD_PIDS 2>/dev/null
 LOAD_PIDS=""
 settle
 kmalloc_objs >/tmp/slab.after
-# Every cache that grew, and the sum over all of them.
-awk 'NR == FNR { before[$1] = $2; next }
-	{ b += before[$1]; a += $2; if ($2 > before[$1]) print "PS_SLAB_GREW", $1, before[$1] + 0, $2 }
-	END { print "PS_SLAB_TOTAL", b, a }' /tmp/slab.before /tmp/slab.after
+# Every cache that grew, and the sum over all of them: TAG BEFORE AFTER.
+grew() {
+	awk -v tag="$1" 'NR == FNR { before[$1] = $2; next }
+	{ b += before[$1]; a += $2; if ($2 > before[$1]) print "PS_SLAB_" tag "GREW", $1, before[$1] + 0, $2 }
+	END { print "PS_SLAB_" tag "TOTAL", b, a }' "$2" "$3"
+}
+grew "" /tmp/slab.before /tmp/slab.after
 rmmod probestick || echo "PS_FAIL rmmod probestick"
+# What the module left behind when it was unloaded: against before it was loaded.
+settle
+kmalloc_objs >/tmp/slab.gone
+grew UNLOAD_ /tmp/slab.unloaded /tmp/slab.gone
 finish
