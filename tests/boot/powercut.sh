@@ -14,10 +14,12 @@
 #                      that falls after that boot's plan ended is drawn again (5 at most)
 #   measure            no cut: the plan runs to its end, timed (random needs it)
 #   final              no cut: the plan runs to its end
-# A boot the serial watcher stops (a lockup, RCU stall or silence) is checked
-# as a cut at that moment; when it shows QEMU's multi-threaded TCG hang
-# (docs/design.md) the same boot runs once more under -accel tcg,thread=single
-# and the hang is counted, any other hang fails.
+# A boot the serial watcher stops (a lockup, RCU stall or silence), or that
+# panicked, is checked as a cut at that moment; when it shows QEMU's
+# multi-threaded TCG hang (docs/design.md) the same boot runs once more under
+# -accel tcg,thread=single and the hang is counted, after the kernel's
+# boot-time timer check panicked on a busy host it runs once more; any other
+# hang or panic fails.
 # Prints one line per boot and the figures; summary in WORK/summary.txt.
 # Exit 0 when every check passed.
 . "$(dirname "$0")/lib.sh"
@@ -54,12 +56,16 @@ hung() {
 		ps_log "boot $n: QEMU's multi-threaded TCG hang (docs/design.md): this boot once more under -accel tcg,thread=single"
 		queue=("${queue[@]:0:$n}" "$boot" "${queue[@]:$n}")
 		single=1 tcg_hangs=$((tcg_hangs + 1))
+	elif [ "$QW_SIGNATURE" = ioapic-timer-check ] && [ "$timer_retries" -lt 2 ]; then
+		ps_log "boot $n: the kernel's boot-time timer check panicked on a busy host: this boot once more"
+		queue=("${queue[@]:0:$n}" "$boot" "${queue[@]:$n}")
+		timer_retries=$((timer_retries + 1))
 	else
 		fails=$((fails + 1))
 	fi
 }
 
-n=0 retries=0 single="" tcg_hangs=0
+n=0 retries=0 single="" tcg_hangs=0 timer_retries=0
 queue=("$@")
 while [ "$n" -lt "${#queue[@]}" ]; do
 	boot=${queue[$n]}
@@ -77,7 +83,7 @@ while [ "$n" -lt "${#queue[@]}" ]; do
 		fi
 		if ! qm_wait; then
 			ps_log "boot $n ($boot) did not end with a power-off: $QM_STATUS"
-			case $QM_STATUS in lockup | rcu_stall | silence | timeout) hung ;; *) fails=$((fails + 1)) ;; esac
+			case $QM_STATUS in lockup | rcu_stall | silence | timeout | panic) hung ;; *) fails=$((fails + 1)) ;; esac
 			continue
 		fi
 		final=(--final)
@@ -108,7 +114,7 @@ while [ "$n" -lt "${#queue[@]}" ]; do
 			ps_log "boot $n ($boot): the guest ended before the cut ($QM_STATUS: $QM_REASON)"
 			case $QM_STATUS in
 			poweroff) final=(--final) ;;
-			lockup | rcu_stall | silence | timeout)
+			lockup | rcu_stall | silence | timeout | panic)
 				hung
 				continue
 				;;

@@ -75,7 +75,8 @@ qm_nic 52:54:00:00:00:05 e1000e user 2>/dev/null && bad "qm_nic accepted a user-
 
 # ------------------------------------------------------- the watcher --
 # The fake QEMU writes FAKE_<ACCEL>_LOG into its -serial file, then exits 0
-# (FAKE_<ACCEL>_END=exit) or waits to be killed (=hang).
+# (FAKE_<ACCEL>_END=exit) or waits to be killed (=hang); a second start gets
+# FAKE_SECOND_LOG and FAKE_SECOND_END when they are set.
 cat >"$tmp/fake-qemu" <<'EOF'
 #!/usr/bin/env bash
 serial="" accel=""
@@ -87,6 +88,7 @@ while [ $# -gt 0 ]; do
 	shift
 done
 case $accel in tcg) k=MULTI ;; tcg,thread=single) k=SINGLE ;; *) exit 3 ;; esac
+[ -z "${FAKE_SECOND_LOG:-}" ] || [ ! -s "$FAKE_ACCELS" ] || k=SECOND
 log=FAKE_${k}_LOG end=FAKE_${k}_END
 echo "$accel" >>"$FAKE_ACCELS"
 cat "${!log}" >"$serial"
@@ -124,6 +126,26 @@ run_case tcg "$fx/tcg-stall.log" hang "$fx/bios-quick.log" exit 30
 grep -q 'Retrying once under -accel tcg,thread=single' "$tmp/tcg.err" && ok "the retry says so" ||
 	bad "no retry message in: $(cat "$tmp/tcg.err")"
 [ -s "$tmp/tcg/hang-1/serial.log" ] && ok "the hung attempt's log is kept" || bad "no $tmp/tcg/hang-1/serial.log"
+
+# The kernel's boot-time timer check failing (arch/x86/kernel/apic/io_apic.c's panic text)
+{
+	head -n 40 "$fx/bios-quick.log"
+	printf '%s\n' "[    0.412345] Kernel panic - not syncing: IO-APIC + timer doesn't work!  Boot with apic=debug and send a report.  Then try booting with the 'noapic' option."
+} >"$tmp/ioapic.log"
+export FAKE_SECOND_LOG=$fx/bios-quick.log FAKE_SECOND_END=exit
+run_case ioapic "$tmp/ioapic.log" exit /dev/null exit 30
+unset FAKE_SECOND_LOG FAKE_SECOND_END
+[ $rc -eq 0 ] && [ "$QM_RETRIED" = 1 ] && [ "$QM_FIRST_STATUS" = panic ] &&
+	[ "$QM_FIRST_SIGNATURE" = ioapic-timer-check ] && [ "$(paste -sd' ' "$FAKE_ACCELS")" = "tcg tcg" ] &&
+	ok "the timer check's panic is booted once more, with the same accelerator, and passes" ||
+	bad "ioapic: rc $rc, retried $QM_RETRIED, first $QM_FIRST_STATUS/$QM_FIRST_SIGNATURE, accels $(paste -sd' ' "$FAKE_ACCELS")"
+grep -q "Retrying once: the kernel panicked in its boot-time timer check" "$tmp/ioapic.err" && ok "that retry says so" ||
+	bad "no retry message in: $(cat "$tmp/ioapic.err")"
+head -n 40 "$fx/bios-quick.log" >"$tmp/panic.log"
+echo "[    9.100000] Kernel panic - not syncing: Attempted to kill init! exitcode=0x00000100" >>"$tmp/panic.log"
+run_case panic "$tmp/panic.log" exit "$fx/bios-quick.log" exit 30
+[ $rc -ne 0 ] && [ "$QM_STATUS" = panic ] && [ "$QM_RETRIED" = 0 ] && [ "$(wc -l <"$FAKE_ACCELS")" = 1 ] &&
+	ok "another panic fails without a retry" || bad "panic: rc $rc, status $QM_STATUS, retried $QM_RETRIED"
 
 run_case tcg-twice "$fx/tcg-lockup.log" hang "$fx/tcg-lockup.log" hang 30
 [ $rc -ne 0 ] && [ "$QM_RETRIED" = 1 ] && [ "$QM_STATUS" = lockup ] && [ "$(wc -l <"$FAKE_ACCELS")" = 2 ] &&

@@ -270,6 +270,21 @@ qm_run() {
 		qm_run_once "$limit" "$silence"
 		rc=$?
 		[ $rc -ne 0 ] || qm_log "passed on the single-threaded retry (-accel tcg,thread=single)"
+	elif [ $rc -ne 0 ] && [ "$QW_SIGNATURE" = ioapic-timer-check ] && [ "$QM_RETRY_SINGLE" = 1 ]; then
+		# not a fault of the image: the host kept a vCPU from its timer during the check
+		qm_log "Retrying once: the kernel panicked in its boot-time timer check (\"IO-APIC + timer"
+		qm_log "doesn't work!\"): a busy host kept the guest's CPU off its timer, which says nothing"
+		qm_log "of the image; first attempt's log in $QM_WORK/hang-1/"
+		rm -rf "$QM_WORK/hang-1"
+		mkdir -p "$QM_WORK/hang-1"
+		cp "$QM_WORK"/serial.log "$QM_WORK"/qemu.cmd "$QM_WORK/hang-1/" 2>/dev/null
+		if [ -n "$QM_RETRY_HOOK" ]; then
+			"$QM_RETRY_HOOK" || return 1
+		fi
+		QM_RETRIED=1
+		qm_run_once "$limit" "$silence"
+		rc=$?
+		[ $rc -ne 0 ] || qm_log "passed on the retry after the timer check's panic"
 	fi
 	return $rc
 }

@@ -16,7 +16,10 @@ is quiet for a few seconds, at most GRACE_S) so that the backtraces of every
 CPU reach the log, then classifies the hang: the signature "tcg-stale-int3"
 means the CPUs were caught trapping on an int3 of a code patch site (see
 docs/design.md, "Hangs under multi-threaded TCG"); the launcher retries only
-those under single-threaded TCG.
+those under single-threaded TCG. A panic gets the signature "ioapic-timer-check"
+when it is the kernel's boot-time timer check failing ("IO-APIC + timer
+doesn't work!"): a vCPU kept off the host CPU during the check, which a busy
+host does to a TCG guest; the launcher boots such a guest once more.
 
 The decision logic is the Watch class, fed bytes and host times; the unit test
 (tests/build/test_serial_watch) replays recorded logs through it. The `run`
@@ -52,6 +55,8 @@ STALE_INT3_RE = re.compile(
 RIP_RE = re.compile(rb"RIP: 0010:\S+\+0x([0-9a-f]+)/")
 AT_NOP5_RE = re.compile(rb"Code: (?:[0-9a-f]{2} )+<0f> 1f 44 00 00\b")
 TCG_SIGNATURE = "tcg-stale-int3"
+IOAPIC_RE = re.compile(rb"IO-APIC \+ timer doesn't work")
+IOAPIC_SIGNATURE = "ioapic-timer-check"
 PROBE_S = 45.0  # how long a silent guest gets to show life under one-insn TBs
 
 GRACE_S = 30.0  # most time given to the backtraces after a hang line
@@ -128,6 +133,12 @@ class Watch:
                     break
         if self.panic is None and PANIC_RE.search(line):
             self.panic = line[PANIC_RE.search(line).start() :].decode(errors="replace")
+
+    def panic_signature(self):
+        """The known cause of the panic seen, or "": the boot-time timer check."""
+        if self.panic and IOAPIC_RE.search(self.panic.encode(errors="replace")):
+            return IOAPIC_SIGNATURE
+        return ""
 
     def signature(self):
         if not self.hang:
@@ -376,7 +387,7 @@ def cmd_run(a):
             w.feed(data, elapsed)
     if not verdict:
         if rc == 0 and w.panic:
-            verdict = Verdict("panic", elapsed, w.panic)
+            verdict = Verdict("panic", elapsed, w.panic, w.panic_signature())
         elif rc == 0:
             verdict = Verdict("poweroff", elapsed, "the guest powered off")
         elif rc == -signal.SIGKILL:
