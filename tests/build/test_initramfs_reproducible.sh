@@ -30,6 +30,10 @@ cp "$OUT/probestick" "$snap/probestick"
 ln -s "$(cd "$OUT/kernel" && pwd)" "$snap/kernel"
 [ ! -x "$OUT/host/gen_init_cpio" ] || { mkdir -p "$snap/host" && cp "$OUT/host/gen_init_cpio" "$snap/host/"; }
 
+# zstd at level 3, not the image's 19: the cpio archive is where reproducibility
+# is won or lost, single-threaded zstd is deterministic at every level, and 19
+# costs about a minute of CPU per build.
+export PS_ZSTD_LEVEL=${PS_ZSTD_LEVEL:-3}
 export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct)}
 export PS_VERSION=${PS_VERSION:-$(git describe --always --dirty 2>/dev/null || echo unknown)}
 
