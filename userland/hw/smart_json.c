@@ -51,6 +51,9 @@ static int64_t get_i64(json_object *o, const char *ptr)
 		return PS_UNKNOWN;
 	if (json_object_is_type(v, json_type_int))
 		return json_object_get_int64(v);
+	/* a number a 64-bit integer cannot hold (1e38, NaN) is not a figure */
+	if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0))
+		return PS_UNKNOWN;
 	return (int64_t)d;
 }
 
