@@ -254,38 +254,37 @@ qm_run() {
 	qm_run_once "$limit" "$silence"
 	rc=$?
 	QM_FIRST_STATUS=$QM_STATUS QM_FIRST_SIGNATURE=$QW_SIGNATURE
-	if [ $rc -ne 0 ] && [ "$QW_SIGNATURE" = tcg-stale-int3 ] && [ "$QM_RETRY_SINGLE" = 1 ] &&
-		{ [ "$QM_ACCEL" = tcg ] || [ "$QM_ACCEL" = tcg,thread=multi ]; }; then
+	[ $rc -ne 0 ] && [ "$QM_RETRY_SINGLE" = 1 ] || return $rc
+	# A known failure that says nothing of the image gets one more boot: which
+	# accelerator it runs under and what the log says depend on the signature.
+	local accel=$QM_ACCEL passed
+	case $QW_SIGNATURE in
+	tcg-stale-int3)
+		[ "$QM_ACCEL" = tcg ] || [ "$QM_ACCEL" = tcg,thread=multi ] || return $rc
 		qm_log "the guest hung under multi-threaded TCG ($QM_STATUS: $QM_REASON) with the CPUs in"
 		qm_log "a code patch's int3: QEMU's stale-translation hang (docs/design.md, tests/known/)."
 		qm_log "Retrying once under -accel tcg,thread=single; first attempt's log in $QM_WORK/hang-1/"
-		rm -rf "$QM_WORK/hang-1"
-		mkdir -p "$QM_WORK/hang-1"
-		cp "$QM_WORK"/serial.log "$QM_WORK"/qemu.cmd "$QM_WORK/hang-1/" 2>/dev/null
-		[ ! -e "$QM_WORK/hang.txt" ] || mv "$QM_WORK/hang.txt" "$QM_WORK/hang-1/"
-		if [ -n "$QM_RETRY_HOOK" ]; then
-			"$QM_RETRY_HOOK" || return 1
-		fi
-		QM_ACCEL=tcg,thread=single QM_RETRIED=1
-		qm_run_once "$limit" "$silence"
-		rc=$?
-		[ $rc -ne 0 ] || qm_log "passed on the single-threaded retry (-accel tcg,thread=single)"
-	elif [ $rc -ne 0 ] && [ "$QW_SIGNATURE" = ioapic-timer-check ] && [ "$QM_RETRY_SINGLE" = 1 ]; then
-		# not a fault of the image: the host kept a vCPU from its timer during the check
+		accel=tcg,thread=single passed="passed on the single-threaded retry (-accel tcg,thread=single)"
+		;;
+	ioapic-timer-check)
 		qm_log "Retrying once: the kernel panicked in its boot-time timer check (\"IO-APIC + timer"
 		qm_log "doesn't work!\"): a busy host kept the guest's CPU off its timer, which says nothing"
 		qm_log "of the image; first attempt's log in $QM_WORK/hang-1/"
-		rm -rf "$QM_WORK/hang-1"
-		mkdir -p "$QM_WORK/hang-1"
-		cp "$QM_WORK"/serial.log "$QM_WORK"/qemu.cmd "$QM_WORK/hang-1/" 2>/dev/null
-		if [ -n "$QM_RETRY_HOOK" ]; then
-			"$QM_RETRY_HOOK" || return 1
-		fi
-		QM_RETRIED=1
-		qm_run_once "$limit" "$silence"
-		rc=$?
-		[ $rc -ne 0 ] || qm_log "passed on the retry after the timer check's panic"
+		passed="passed on the retry after the timer check's panic"
+		;;
+	*) return $rc ;;
+	esac
+	rm -rf "$QM_WORK/hang-1"
+	mkdir -p "$QM_WORK/hang-1"
+	cp "$QM_WORK"/serial.log "$QM_WORK"/qemu.cmd "$QM_WORK/hang-1/" 2>/dev/null
+	[ ! -e "$QM_WORK/hang.txt" ] || mv "$QM_WORK/hang.txt" "$QM_WORK/hang-1/"
+	if [ -n "$QM_RETRY_HOOK" ]; then
+		"$QM_RETRY_HOOK" || return 1
 	fi
+	QM_ACCEL=$accel QM_RETRIED=1
+	qm_run_once "$limit" "$silence"
+	rc=$?
+	[ $rc -ne 0 ] || qm_log "$passed"
 	return $rc
 }
 
