@@ -54,8 +54,19 @@ if mode == "full":
     if b.get("status") != "pass":
         fail("burnin: status %r (%s), findings %r" % (b.get("status"), b.get("reason"),
                                                        [f.get("message") for f in b.get("findings") or []]))
-    if d.get("budget_s") != 60 or not (55 <= (d.get("elapsed_s") or 0) <= 90):
-        fail("burnin: budget %r, ran %r s: expected 60 s" % (d.get("budget_s"), d.get("elapsed_s")))
+    # The budget is the stressors' run time (stress-ng's own real_s). The
+    # step around them also starts stress-ng from the stick and waits for it
+    # to stop, which under TCG on a busy host took 17 s alone and more with a
+    # second guest beside it (CI: the step's elapsed time went past a fixed
+    # 90 s); the step's own guard stops stress-ng a minute past the budget.
+    if d.get("budget_s") != 60:
+        fail("burnin: budget %r s: expected 60 s" % d.get("budget_s"))
+    for s in st:
+        if not isinstance(s.get("real_s"), (int, float)) or not 59 <= s["real_s"] <= 65:
+            fail("burnin: stressor %s ran %r s of the 60 s budget" % (s.get("stressor"), s.get("real_s")))
+    if not 60 <= (d.get("elapsed_s") or 0) < 120:
+        fail("burnin: the step took %r s for a 60 s budget (its guard stops stress-ng at 120 s)"
+             % d.get("elapsed_s"))
     if len(tl) < 20:
         fail("burnin: %d samples over a minute" % len(tl))
     if d.get("stress_ng_path") != "/stick/tools/stress-ng/stress-ng":
