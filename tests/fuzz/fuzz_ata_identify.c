@@ -60,7 +60,9 @@ static void check_identify(const struct ps_ata_identify *a)
 	FUZZ_CHECK(a->sata_gens <= 7 && a->sata_gen >= 0 && a->sata_gen <= 3);
 	FUZZ_CHECK(a->sectors >= PS_UNKNOWN);
 	FUZZ_CHECK(a->logical_sector == PS_UNKNOWN || a->logical_sector >= 256);
-	FUZZ_CHECK(a->physical_sector == PS_UNKNOWN || a->physical_sector >= a->logical_sector);
+	FUZZ_CHECK(a->physical_sector == PS_UNKNOWN ||
+		   (a->physical_sector >= a->logical_sector &&
+		    a->physical_sector <= PS_ATA_MAX_PHYSICAL_SECTOR));
 	ps_wwn_text(a->wwn, wwn, sizeof(wwn));
 	FUZZ_CHECK(a->wwn ? strlen(wwn) == 18 : wwn[0] == '\0');
 	check_wwn(wwn, sizeof(wwn));

@@ -94,6 +94,21 @@ static void test_samsung860(void)
 	b[434] = 0x90, b[435] = 0x01; /* 0x190: reserved */
 	CHECK_INT(ps_ata_identify_decode(b, len, &id), 0);
 	CHECK_INT(id.rotation_rpm, PS_UNKNOWN);
+	/* word 106: 2^3 logical sectors per physical one (a 512e drive) */
+	b[212] = 0x03, b[213] = 0x60;
+	CHECK_INT(ps_ata_identify_decode(b, len, &id), 0);
+	CHECK_INT(id.logical_sector, 512);
+	CHECK_INT(id.physical_sector, 4096);
+	/* 64 KiB logical sectors (words 117-118: 32768 words), 2^15 per physical
+	 * one: 2 GiB, which no drive has (and which overflowed an int: fuzz) */
+	b[213] = 0x70, b[212] = 0x0f;
+	b[234] = 0x00, b[235] = 0x80, b[236] = 0, b[237] = 0;
+	CHECK_INT(ps_ata_identify_decode(b, len, &id), 0);
+	CHECK_INT(id.logical_sector, 65536);
+	CHECK_INT(id.physical_sector, PS_UNKNOWN);
+	b[212] = 0x04; /* 2^4 of them: 1 MiB, the most believed */
+	CHECK_INT(ps_ata_identify_decode(b, len, &id), 0);
+	CHECK_INT(id.physical_sector, 1 << 20);
 	/* a control byte in the model: garbage, not a name */
 	b[54] = 0x07;
 	CHECK_INT(ps_ata_identify_decode(b, len, &id), -EINVAL);

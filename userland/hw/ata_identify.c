@@ -165,10 +165,15 @@ int ps_ata_identify_decode(const uint8_t *id, size_t len, struct ps_ata_identify
 		uint32_t lwords = (uint32_t)word(id, W_LOGICAL_SIZE) |
 				  (uint32_t)word(id, W_LOGICAL_SIZE + 1) << 16;
 
+		/* 2^(bits 3:0) logical sectors per physical one: a drive that claims
+		 * more than 1 MiB (64 KiB logical sectors, 2^15 of them: 2 GiB) says
+		 * nothing believable */
+		uint64_t phys;
+
 		out->logical_sector =
 		    (ss & (1U << 12)) && lwords >= 256 && lwords <= 32768 ? (int)lwords * 2 : 512;
-		out->physical_sector =
-		    (ss & (1U << 13)) ? out->logical_sector << (ss & 0xf) : out->logical_sector;
+		phys = (uint64_t)out->logical_sector << ((ss & (1U << 13)) ? (ss & 0xf) : 0);
+		out->physical_sector = phys <= PS_ATA_MAX_PHYSICAL_SECTOR ? (int)phys : PS_UNKNOWN;
 	} else {
 		out->logical_sector = out->physical_sector = 512;
 	}

@@ -178,6 +178,8 @@ int ps_vpd_pg80_serial(const uint8_t *page, size_t len, char *out, size_t outlen
 
 #define PS_ATA_IDENTIFY_LEN 512
 
+#define PS_ATA_MAX_PHYSICAL_SECTOR (1 << 20) /* bytes: larger is no drive's */
+
 /* What ATA IDENTIFY DEVICE says, as smartctl -i reads it. */
 struct ps_ata_identify {
 	char model[41];	   /* words 27-46 */
@@ -191,9 +193,10 @@ struct ps_ata_identify {
 	int sata_gen;	   /* word 77 bits 3:1: negotiated 1..3, 0 unknown */
 	ps_tri trim;	   /* word 169 bit 0 */
 	int64_t sectors;   /* LBA48 (100-103) or LBA28 (60-61) user sectors, PS_UNKNOWN */
-	int logical_sector, physical_sector; /* bytes, from word 106 and 117-118 */
-	const char *form_factor;	     /* word 168: "2.5 inches", "M.2", or NULL */
-	ps_tri checksum_ok;		     /* word 255; unknown when it carries no signature */
+	/* bytes, from word 106 and 117-118; physical PS_UNKNOWN past the maximum */
+	int logical_sector, physical_sector;
+	const char *form_factor; /* word 168: "2.5 inches", "M.2", or NULL */
+	ps_tri checksum_ok;	 /* word 255; unknown when it carries no signature */
 };
 
 /*
