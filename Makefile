@@ -30,7 +30,7 @@ KDIR ?= /usr/src/linux-headers-$(KVER)
 STEP_SRCS := $(sort $(wildcard userland/steps/*.c))
 KCONFIG_ENV := srctree=$(CURDIR) KCONFIG_CONFIG=.config PYTHONPATH=$(KCONFIGLIB)
 
-$(OUT)/gen/Kconfig.steps $(OUT)/gen/steps.mk $(OUT)/gen/step_schemas.c $(OUT)/gen/report-schema.json: \
+$(OUT)/gen/Kconfig.steps $(OUT)/gen/steps.mk $(OUT)/gen/step_schemas.c $(OUT)/gen/report-schema.json &: \
 		$(STEP_SRCS) scripts/gather-steps.sh scripts/gather-schemas.py docs/report-schema.json
 	@scripts/gather-steps.sh $(OUT)/gen $(STEP_SRCS)
 
