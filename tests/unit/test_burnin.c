@@ -63,6 +63,24 @@ static void parse_logs(void)
 	free(bad);
 }
 
+/* Whether stress-ng has forked its stressors, from the head of its log as it grows. */
+static void dispatched(void)
+{
+	char *ok = slurp(FIXTURES "/stress-ng/run-ok.log");
+	const char *d = strstr(ok, "dispatching hogs");
+
+	CHECK(d != NULL);
+	CHECK(ps_stress_dispatched(ok, strlen(ok)));
+	/* the log so far ends before the line, or in its middle */
+	CHECK(!ps_stress_dispatched(ok, (size_t)(d - ok)));
+	CHECK(!ps_stress_dispatched(ok, (size_t)(d - ok) + 10));
+	CHECK(ps_stress_dispatched(ok, (size_t)(d - ok) + 17)); /* up to its colon */
+	/* the words elsewhere than in stress-ng's own line */
+	CHECK(!ps_stress_dispatched("sh: dispatching hogs: 2 cpu\n", 28));
+	CHECK(!ps_stress_dispatched("", 0));
+	free(ok);
+}
+
 static void mce_line(void)
 {
 	CHECK_INT(ps_proc_mce_count("  0:   10  0  IO-APIC 2-edge timer\n"
@@ -182,6 +200,7 @@ static void verdicts(void)
 int main(void)
 {
 	parse_logs();
+	dispatched();
 	mce_line();
 	verdicts();
 	return check_done("test_burnin");

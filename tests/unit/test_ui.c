@@ -87,6 +87,13 @@ static void test_lines(void)
 	p.total = 0; /* unknown total: no percentage, no bar */
 	ps_ui_progress_line(&p, true, false, buf, sizeof(buf));
 	CHECK(strstr(buf, "  0%") != NULL);
+	p.phase = "starting stress-ng"; /* and on serial: what was done, no "of 0" */
+	p.unit = "s";
+	p.done = 7;
+	p.rate = 1.0;
+	p.eta_s = NAN;
+	ps_ui_progress_line(&p, false, false, buf, sizeof(buf));
+	CHECK_STR(buf, "  starting stress-ng: 7 s, 1.0 s/s");
 	n = ps_ui_result_line(1, 3, "disk_seq", "warn", 4.12,
 			      "nvme0n1 1965 MB/s, sda 523 MB/s, vda 2399 MB/s, sdc 120 MB/s, "
 			      "sdd 99 MB/s",

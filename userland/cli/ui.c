@@ -50,6 +50,8 @@ static void amount_text(const struct ps_progress_state *p, char *buf, size_t len
 	else if (p->unit && strcmp(p->unit, "B") == 0)
 		snprintf(buf, len, "%.0f of %.0f MB", (double)p->done / 1e6,
 			 (double)p->total / 1e6);
+	else if (!p->total) /* the whole is not known: what was done */
+		snprintf(buf, len, "%llu %s", (unsigned long long)p->done, p->unit ? p->unit : "");
 	else
 		snprintf(buf, len, "%llu of %llu %s", (unsigned long long)p->done,
 			 (unsigned long long)p->total, p->unit ? p->unit : "");

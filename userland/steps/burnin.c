@@ -28,6 +28,7 @@
 //schema:    "budget_s": {"type": "integer"},
 //schema:    "budget_source": {"enum": ["burnin", "full_plan_default"]},
 //schema:    "elapsed_s": {"type": ["number", "null"]},
+//schema:    "stress_start_s": {"type": ["number", "null"]},
 //schema:    "interval_s": {"type": "number"},
 //schema:    "complete": {"type": "boolean"},
 //schema:    "command": {"type": ["string", "null"]},
@@ -90,6 +91,7 @@
 #define MAX_TEMPS	 64
 #define MAX_FANS	 32
 #define MAX_DISKS	 16
+#define START_WAIT_S	 60 /* s for stress-ng's "dispatching hogs" line, then count from the fork */
 #define MIB		 (1024ULL * 1024ULL)
 
 /* ---- what is sampled ---- */
@@ -524,7 +526,9 @@ static int run(struct ps_ctx *ctx)
 {
 	const char *bsrc;
 	unsigned int budget = budget_of(ctx, &bsrc), cpus = ps_mem_cpus();
-	double interval = budget / (double)MAX_SAMPLES < 1 ? 1 : budget / (double)MAX_SAMPLES;
+	/* the samples span stress-ng's start as well as its budget */
+	double span = budget + START_WAIT_S,
+	       interval = span / MAX_SAMPLES < 1 ? 1 : span / MAX_SAMPLES;
 	json_object *timeline = json_object_new_array(), *stressors = json_object_new_array();
 	json_object *disks = json_object_new_array(), *fl = json_object_new_array();
 	struct ps_burn_sample *samples = calloc(MAX_SAMPLES + 8, sizeof(*samples));
@@ -538,13 +542,15 @@ static int run(struct ps_ctx *ctx)
 	int64_t avail = ps_mem_available(ctx->root);
 	uint64_t vm_bytes;
 	size_t n = 0, nl = 0, nh;
-	double next, abort_t = -1, elapsed;
+	double next, abort_t = -1, elapsed, start_t = -1, ran;
+	char head[4096];
 	bool aborted = false, parsed, throttle_known = false;
 	int logfd, wstatus = 0, worst = 0;
 	pid_t pid;
 	size_t len;
 
 	ps_json_set(ctx->data, "budget_s", json_object_new_int((int)budget));
+	ps_json_set(ctx->data, "stress_start_s", NULL);
 	ps_json_set_str(ctx->data, "budget_source", bsrc);
 	ps_json_set_num(ctx->data, "interval_s", interval, 1);
 	ps_json_set(ctx->data, "timeline", timeline);
@@ -635,16 +641,33 @@ static int run(struct ps_ctx *ctx)
 		    pthread_create(&loads[nl].th, NULL, disk_thread, &loads[nl]) == 0;
 		nl++;
 	}
-	ps_progress_phase(ctx, "burn-in", budget, "s");
+	/* The budget's progress counts from stress-ng's dispatching its
+	 * stressors (its --timeout starts there); until then it is starting. */
+	ps_progress_phase(ctx, "starting stress-ng", 0, "s");
 	next = interval;
 	for (;;) {
 		siginfo_t si = {0};
 		/* WNOWAIT: stress-ng stays a zombie, so its process group (and id) is
 		 * still its own when the group is killed below */
 		int r = waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT);
+		ssize_t got;
 
 		elapsed = ps_mono_now() - w->t0;
-		ps_progress_set(ctx, (uint64_t)(elapsed < budget ? elapsed : budget));
+		if (start_t < 0) {
+			/* pread: the file offset is the one stress-ng writes at */
+			got = pread(logfd, head, sizeof(head), 0);
+			if (got > 0 && ps_stress_dispatched(head, (size_t)got)) {
+				start_t = elapsed;
+				ps_json_set_num(ctx->data, "stress_start_s", start_t, 1);
+				ps_progress_phase(ctx, "burn-in", budget, "s");
+			} else if (elapsed > START_WAIT_S) {
+				/* no such line from this stress-ng: count from the fork */
+				start_t = 0;
+				ps_progress_phase(ctx, "burn-in", budget, "s");
+			}
+		}
+		ran = start_t < 0 ? elapsed : elapsed - start_t;
+		ps_progress_set(ctx, (uint64_t)(start_t < 0 || ran < budget ? ran : budget));
 		if (elapsed >= next && n < MAX_SAMPLES + 4) {
 			take_sample(w, &samples[n++], timeline);
 			next += interval;
@@ -659,7 +682,7 @@ static int run(struct ps_ctx *ctx)
 			     SIGINT); /* stress-ng stops its stressors and prints its metrics */
 		} else if (abort_t >= 0 && elapsed - abort_t > 5) {
 			kill(-pid, SIGKILL);
-		} else if (abort_t < 0 && elapsed > budget + 60) {
+		} else if (abort_t < 0 && elapsed > (start_t > 0 ? start_t : 0) + budget + 60) {
 			abort_t = elapsed; /* stress-ng overran its timeout by a minute: stop it */
 			kill(-pid, SIGINT);
 		}

@@ -138,6 +138,24 @@ int ps_stress_parse_log(const char *text, struct ps_stress_run *r)
 	return any ? 0 : -EINVAL;
 }
 
+bool ps_stress_dispatched(const char *text, size_t len)
+{
+	static const char tag[] = "] dispatching hogs:";
+	const char *line = text, *end = text + len;
+
+	/* "stress-ng: info:  [1234] dispatching hogs: 2 cpu, 1 vm" */
+	while (line < end) {
+		const char *nl = memchr(line, '\n', (size_t)(end - line));
+		size_t n = nl ? (size_t)(nl - line) : (size_t)(end - line);
+
+		if (n > 10 && strncmp(line, "stress-ng:", 10) == 0 &&
+		    memmem(line, n, tag, sizeof(tag) - 1))
+			return true;
+		line = nl ? nl + 1 : end;
+	}
+	return false;
+}
+
 int64_t ps_proc_mce_count(const char *text)
 {
 	const char *p = text;

@@ -42,6 +42,13 @@ struct ps_stress_run {
  */
 int ps_stress_parse_log(const char *text, struct ps_stress_run *out);
 
+/*
+ * Whether stress-ng has started its stressors: its "dispatching hogs" line
+ * (printed as it forks them, before which nothing is stressed: loading it
+ * from the stick took 13 s under TCG) is in the first len bytes of its log.
+ */
+bool ps_stress_dispatched(const char *text, size_t len);
+
 /* The sum of the "MCE:" line of /proc/interrupts (machine check exceptions), -1 without one. */
 int64_t ps_proc_mce_count(const char *text);
 
