@@ -59,6 +59,14 @@ static void parse_logs(void)
 	CHECK_INT(r.n_fail_lines, 3);
 	CHECK(strncmp(r.fail_lines[0], "vm: detected memory error", 25) == 0);
 	CHECK_INT(ps_stress_parse_log("no stress here\n", &r), -22);
+	/* a row of negative, "nan" or "inf" figures is not the stressor's metrics */
+	CHECK_INT(ps_stress_parse_log("stress-ng: metrc: [1] cpu -5 5.0 1.0 0.0 1.0 1.0\n"
+				      "stress-ng: metrc: [1] vm 10 nan 1.0 0.0 1.0 1.0\n"
+				      "stress-ng: metrc: [1] hdd 10 5.0 1.0 0.0 inf 1.0\n"
+				      "stress-ng: metrc: [1] io 10 5.0 1.0 0.0 -1.0 2.0\n",
+				      &r),
+		  0);
+	CHECK_INT(r.n, 0);
 	free(ok);
 	free(bad);
 }
@@ -89,6 +97,14 @@ static void mce_line(void)
 				    "MCP:         40         40   Machine check polls\n"),
 		  3);
 	CHECK_INT(ps_proc_mce_count("TRM:  0  0  Thermal event interrupts\n"), -1);
+	/* counts that are not the kernel's unsigned ints: unknown, not a sum */
+	CHECK_INT(ps_proc_mce_count("MCE:  16  9223372036854775807  Machine check exceptions\n"),
+		  -1);
+	CHECK_INT(ps_proc_mce_count("MCE:  4294967295  1  Machine check exceptions\n"),
+		  4294967296LL);
+	CHECK_INT(ps_proc_mce_count("MCE:  4294967296  Machine check exceptions\n"), -1);
+	CHECK_INT(ps_proc_mce_count("MCE:  -5  2  Machine check exceptions\n"), -1);
+	CHECK_INT(ps_proc_mce_count("MCE:  Machine check exceptions\n"), -1);
 }
 
 static struct ps_burn_sample sample(double t, double temp, double margin)

@@ -74,8 +74,11 @@ static void metrics_row(struct ps_stress_run *r, const char *rest, size_t len)
 		len = sizeof(buf) - 1;
 	memcpy(buf, rest, len);
 	buf[len] = '\0';
+	/* counts and times are never negative, "nan" or "inf": such a row is not metrics */
 	if (sscanf(buf, "%31s %lld %lf %lf %lf %lf", name, &ops, &real, &usr, &sys, &rate) == 6 &&
-	    isalpha((unsigned char)name[0])) {
+	    isalpha((unsigned char)name[0]) && ops >= 0 && real >= 0 && real < HUGE_VAL &&
+	    usr >= 0 && usr < HUGE_VAL && sys >= 0 && sys < HUGE_VAL && rate >= 0 &&
+	    rate < HUGE_VAL) {
 		struct ps_stressor_result *s = stressor(r, name, strlen(name));
 
 		if (!s)
@@ -165,18 +168,29 @@ int64_t ps_proc_mce_count(const char *text)
 			p++;
 		if (strncmp(p, "MCE:", 4) == 0) {
 			int64_t sum = 0;
+			size_t counts = 0;
 			char *end;
 
 			p += 4;
 			for (;;) {
-				long long v = strtoll(p, &end, 10);
+				unsigned long long v;
 
-				if (end == p)
-					break;
-				sum += v;
+				while (*p == ' ' || *p == '\t')
+					p++;
+				if (*p == '-' || *p == '+')
+					return -1; /* a sign: not the kernel's count */
+				if (!isdigit((unsigned char)*p))
+					break; /* the words after the counts */
+				errno = 0;
+				v = strtoull(p, &end, 10);
+				/* the kernel prints each CPU's count as an unsigned int */
+				if (errno || v > UINT32_MAX)
+					return -1;
+				sum += (int64_t)v;
+				counts++;
 				p = end;
 			}
-			return sum;
+			return counts ? sum : -1;
 		}
 		p = strchr(p, '\n');
 		if (p)

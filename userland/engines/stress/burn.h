@@ -49,7 +49,11 @@ int ps_stress_parse_log(const char *text, struct ps_stress_run *out);
  */
 bool ps_stress_dispatched(const char *text, size_t len);
 
-/* The sum of the "MCE:" line of /proc/interrupts (machine check exceptions), -1 without one. */
+/*
+ * The sum of the "MCE:" line of /proc/interrupts (machine check exceptions),
+ * -1 without one or when a count on it is not an unsigned int as the kernel
+ * prints it.
+ */
 int64_t ps_proc_mce_count(const char *text);
 
 /* One sample of the burn-in; cumulative counters as read (since boot), -1 / NAN unknown. */
