@@ -67,6 +67,15 @@ done
 for f in "$fx"/proc/*/proc/interrupts "$fx"/proc/*/*/proc/interrupts; do
 	[ -e "$f" ] && seed_file procinterrupts interrupts "$f"
 done
+# ---- the burnin step: stress-ng's log, /proc/interrupts' MCE line
+for f in "$fx"/stress-ng/*.log; do
+	seed_file stress log "$f"
+done
+printf 'stress-ng: info:  [7] dispatching hogs: 2 cpu\nstress-ng: metrc: [7] cpu 10 -1 0 0 nan inf\nstress-ng: fail:  [8] :\n' |
+	seed stress hand-odd
+for f in "$fx"/proc/*/proc/interrupts; do
+	[ -e "$f" ] && seed_file stress interrupts "$f"
+done
 for series in host-2cpu qemu-q35-2cpu box-8cpu; do
 	first=1
 	for n in $(ls "$fx/proc/$series" | sort -n); do
