@@ -2,7 +2,8 @@
  * test_net_protocols.c - the pure parts of the NIC steps: the probe frame,
  * the echo service's messages and the MTU binary search, the discovery
  * answer, udhcpc's lease line, net=/peer=/mtu= syntax, the CPU/IRQ cost
- * of a measurement from recorded /proc texts, the NBD greeting.
+ * of a measurement from recorded /proc texts, the NBD greeting and the
+ * handshake against a server's stream through a socket pair.
  */
 #include "check.h"
 
@@ -18,6 +19,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 static void probe_frame(void)
 {
@@ -281,6 +284,66 @@ static void nbd_greeting(void)
 	CHECK_INT(ps_nbd_parse_reply(rep, 10, &opt, &type, &len), -EPROTO);
 }
 
+/* A server's stream: the greeting, then replies to NBD_OPT_GO. */
+static size_t nbd_stream(uint8_t *buf, unsigned int infos, uint32_t last)
+{
+	static const uint8_t g[18] = {'N', 'B', 'D', 'M', 'A', 'G', 'I', 'C', 'I',
+				      'H', 'A', 'V', 'E', 'O', 'P', 'T', 0,   3};
+	static const uint8_t magic[8] = {0, 0x03, 0xe8, 0x89, 0x04, 0x55, 0x65, 0xa9};
+	size_t n = sizeof(g);
+
+	memcpy(buf, g, n);
+	for (unsigned int i = 0; i <= infos; i++) {
+		uint32_t type = i < infos ? 3 : last, dlen = i < infos ? 12 : 0;
+
+		memcpy(buf + n, magic, 8);
+		memcpy(buf + n + 8, (const uint8_t[]){0, 0, 0, 7}, 4);
+		for (int b = 0; b < 4; b++) {
+			buf[n + 12 + b] = (uint8_t)(type >> (24 - 8 * b));
+			buf[n + 16 + b] = (uint8_t)(dlen >> (24 - 8 * b));
+		}
+		n += 20;
+		if (dlen) { /* NBD_INFO_EXPORT: 64 MiB, flags 0x000b */
+			memcpy(buf + n, (const uint8_t[]){0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0x0b},
+			       12);
+			n += 12;
+		}
+	}
+	return n;
+}
+
+static int nbd_talk(const uint8_t *buf, size_t len, struct ps_nbd_export *ex, char *why)
+{
+	int sv[2], r;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) < 0)
+		return -errno;
+	CHECK(write(sv[1], buf, len) == (ssize_t)len);
+	shutdown(sv[1], SHUT_WR);
+	r = ps_nbd_handshake(sv[0], "probestick", ex, why, 160);
+	close(sv[0]);
+	close(sv[1]);
+	return r;
+}
+
+static void nbd_handshake(void)
+{
+	static uint8_t buf[18 + 70 * 32];
+	struct ps_nbd_export ex;
+	char why[160] = "";
+
+	CHECK_INT(nbd_talk(buf, nbd_stream(buf, 1, 1), &ex, why), 0);
+	CHECK_INT((int)(ex.size >> 20), 64);
+	CHECK_INT(ex.flags, 0x0b);
+	CHECK_INT(nbd_talk(buf, nbd_stream(buf, 0, 6U | 1U << 31), &ex, why), -ENOENT);
+	CHECK(strstr(why, "refused export probestick") != NULL);
+	/* a server that never answers but keeps sending replies is cut off */
+	CHECK_INT(nbd_talk(buf, nbd_stream(buf, 66, 1), &ex, why), -EPROTO);
+	CHECK_STR(why, "the server sent 64 option replies without an answer");
+	/* it hangs up in the middle */
+	CHECK_INT(nbd_talk(buf, nbd_stream(buf, 1, 1) - 25, &ex, why), -ECONNRESET);
+}
+
 int main(void)
 {
 	probe_frame();
@@ -290,5 +353,6 @@ int main(void)
 	addresses();
 	cost();
 	nbd_greeting();
+	nbd_handshake();
 	return check_done("test_net_protocols");
 }

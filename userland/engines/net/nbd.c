@@ -36,6 +36,7 @@
 #define NBD_INFO_EXPORT		0
 #define NBD_FLAG_FIXED_NEWSTYLE (1 << 0)
 #define NBD_FLAG_NO_ZEROES	(1 << 1)
+#define NBD_MAX_REPLIES		64 /* nbd-server answers NBD_OPT_GO with a few INFO and an ACK */
 
 static uint64_t get64(const uint8_t *p)
 {
@@ -168,10 +169,15 @@ int ps_nbd_handshake(int fd, const char *name, struct ps_nbd_export *ex, char *w
 	r = send_opt(fd, NBD_OPT_GO, buf, namelen + 6);
 	if (r < 0)
 		goto io;
-	for (;;) {
+	for (unsigned int replies = 0;; replies++) {
 		uint8_t rh[20], data[256];
 		uint32_t opt, type, dlen;
 
+		if (replies == NBD_MAX_REPLIES) {
+			snprintf(why, whylen, "the server sent %u option replies without an answer",
+				 replies);
+			return -EPROTO;
+		}
 		r = read_full(fd, rh, sizeof(rh));
 		if (r < 0)
 			goto io;

@@ -21,7 +21,8 @@ struct ps_nbd_export {
 /*
  * The client's half of the fixed newstyle handshake on a connected socket:
  * NBD_OPT_GO for name (NBD_OPT_EXPORT_NAME when the server has no GO).
- * 0, or -errno with why (-ENOENT: no such export, -EPROTO: not NBD).
+ * 0, or -errno with why (-ENOENT: no such export, -EACCES: refused, -EPROTO:
+ * not NBD, or 64 option replies without an answer).
  */
 int ps_nbd_handshake(int fd, const char *name, struct ps_nbd_export *ex, char *why, size_t whylen);
 
