@@ -411,6 +411,34 @@ with open(sys.argv[-1], "w") as out:
         out.write(f'"\\"{n}\\":"\n')
 PY
 
+# ---- what an NBD server answers the net_storage step (big-endian, fixed newstyle),
+# and an NVMe drive's Device Self-test log page (little-endian, 564 bytes)
+"$py" - "$corpus" <<'PY'
+import os, struct, sys
+corpus = sys.argv[1]
+def put(name, data, h="nbd"):
+    os.makedirs(f"{corpus}/{h}", exist_ok=True)
+    open(f"{corpus}/{h}/{name}", "wb").write(data)
+greet = b"NBDMAGIC" + b"IHAVEOPT" + struct.pack(">H", 3)
+def rep(typ, data=b"", opt=7):
+    return struct.pack(">QIII", 0x3e889045565a9, opt, typ, len(data)) + data
+ERR = 1 << 31
+info = rep(3, struct.pack(">HQH", 0, 64 << 20, 0x0b)) + rep(3, struct.pack(">HIII", 3, 1, 4096, 1 << 25))
+put("hand-go", greet + info + rep(1))
+put("hand-unknown-export", greet + rep(6 | ERR, b"no such export"))
+old = b"NBDMAGIC" + b"IHAVEOPT" + struct.pack(">H", 1)
+put("hand-old-server", old + rep(1 | ERR) + struct.pack(">QH", 1 << 30, 3) + b"\0" * 124)
+def dst(op, pct, entries):
+    page = bytes([op, pct, 0, 0]) + b"".join(entries)
+    return page + b"\xff" * (564 - len(page))  # unused entries: result 0xF
+def entry(code, result, hours, lba=None):
+    return struct.pack("<BBBBQIQBB2s", code << 4 | result, 1, 2 if lba is not None else 0, 0,
+                       hours, 1, lba or 0, 0, 0, b"\0\0")
+put("hand-running-short", dst(1, 40, [entry(1, 0, 1234)]), "nvme_dst")
+put("hand-segment-failed", dst(0, 0, [entry(2, 7, 23456, 0x1d1c5970), entry(1, 0, 23400)]), "nvme_dst")
+put("hand-never-run", dst(0, 0, []), "nvme_dst")
+PY
+
 # ---- the mce and aer probes' records (struct probestick_kc_record), AER counter files
 "$py" - "$corpus" <<'PY'
 import os, struct, sys
