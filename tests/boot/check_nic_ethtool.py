@@ -190,8 +190,12 @@ def main():
             problem(f"nic_selftest has no row for {port}")
             continue
         same(f"{port} self-test result", res, s.get("result"))
-        same(f"{port} self-test names and codes", tests,
-             [(t["name"], t["code"]) for t in s.get("tests", [])])
+        # ethtool -t runs the driver's tests again after the plan: names, order
+        # and which tests failed must agree; a failing test's code may not, as
+        # e1000e's interrupt test under TCG failed with 4 in one run and 5 in
+        # the next (which interrupt cause did not arrive in time).
+        same(f"{port} self-test names and pass/fail", [(n, c == 0) for n, c in tests],
+             [(t["name"], t["code"] == 0) for t in s.get("tests", [])])
         print(f"nic_ethtool: {port}: self-test {res} {tests}; offloads {len(p.get('offloads') or [])} on")
     print(f"nic_ethtool: {len(compared)} fields the same as ethtool's, {len(problems)} different")
     return 1 if problems else 0
