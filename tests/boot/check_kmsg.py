@@ -76,6 +76,7 @@ def main():
         # disk_read's own view of the bad blocks: data.errors and the read_error findings
         d = next((x for x in (ds.get("data") or {}).get("drives") or [] if x.get("name") == name), {})
         own = [(e["lba"], e["lba"] + e["lba_count"] - 1) for e in d.get("errors") or []]
+        own_span = union(own)
         read_errors = [f for f in ds.get("findings") or []
                        if (f.get("rule") or "").split(".")[-1] == "read_error" and f.get("subject") == name]
         found = [tuple(map(int, m)) for f in read_errors
@@ -110,7 +111,7 @@ def main():
             # run saw 8184-8447 over disk_read's 8184-8191 and 8192-12287):
             # it must lie inside their union.
             for a, b in rs if rule == "io_error" else []:
-                if not any(x <= a and b <= y for x, y in union(own)):
+                if not any(x <= a and b <= y for x, y in own_span):
                     bad.append("disk_read kmsg %s: LBA %d-%d is in none of disk_read's errors %s" % (rule, a, b, own))
             if e.get("lba_first") != min(a for a, _ in rs or [(None, None)]) or \
                     e.get("lba_last") != max(b for _, b in rs or [(None, None)]):
