@@ -143,7 +143,7 @@ $(OUT)/probestick.img: $(OUT)/vmlinuz $(OUT)/initramfs.img $(wildcard image/*) $
 	image/build.sh $@
 
 # ----------------------------------------------------------------- goals --
-.PHONY: all userland module image mok release run test unit kunit boot soak known powercut flash bench clean distclean help
+.PHONY: all userland module image mok release run test unit kunit boot soak known powercut flash bench realworld clean distclean help
 all: $(OUT)/probestick.img $(OUT)/probestick
 userland: $(OUT)/probestick
 module: $(OUT)/probestick.ko
@@ -174,6 +174,11 @@ soak: all
 POWERCUT_N ?= 20
 powercut: all
 	tests/boot/powercut.sh $(OUT)/powercut measure $(foreach i,$(shell seq 1 $(POWERCUT_N)),random) final
+
+# Not part of make test (a small fixed sample of it is): every recorded real
+# machine and drive replayed through the judgments (tests/realworld/README.md).
+realworld: $(OUT)/probestick
+	tests/realworld/run --all
 
 # Not part of make test: reproducers of known issues outside probestick
 # (tests/known/, docs/design.md).
@@ -211,6 +216,8 @@ help:
 	@echo '               time (the CPU count, at most 4; PS_JOBS=1: one by one)'
 	@echo 'make unit|kunit|boot   one family of tests'
 	@echo 'make soak      the quick plan booted SOAK_N=30 times; hangs and failures counted'
+	@echo 'make realworld every recorded real machine and drive through the judgments,'
+	@echo '               agreement per judgment (tests/realworld/)'
 	@echo 'make known     the known-issue reproducers (tests/known/; not in make test)'
 	@echo 'make powercut  the power cut POWERCUT_N=20 times at random moments of the plan'
 	@echo 'make defconfig|menuconfig|olddefconfig|savedefconfig'
