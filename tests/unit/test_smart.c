@@ -396,8 +396,8 @@ static void test_rules(void)
 	CHECK(strstr(ps_json_str(x, "no_smart_reason"), "USB bridge passes no SMART") != NULL);
 	CHECK(strstr(ps_json_str(x, "no_smart_reason"), "sntjmicron: Read NVMe Identify") != NULL);
 	CHECK_STR(ps_json_str(finding(&h, "smart.no_smart", "sdg"), "severity"), "info");
-	CHECK_STR(verdict_of(&h, "sdg"), "none");
-	CHECK_STR(verdict_of(&h, "vda"), "none");
+	CHECK_STR(verdict_of(&h, "sdg"), "untested");
+	CHECK_STR(verdict_of(&h, "vda"), "untested");
 	CHECK(strstr(ps_json_str(drive_data(&h, "vda"), "no_smart_reason"), "virtio") != NULL);
 
 	/* truncated and malformed output: a finding about the step, the text kept */
@@ -406,7 +406,7 @@ static void test_rules(void)
 	CHECK(x && ps_json_get(x, "kind") == NULL);
 	CHECK(strstr(ps_json_str(drive_data(&h, "sdh"), "no_smart_reason"), "truncated") != NULL);
 	CHECK(ps_json_str(drive_data(&h, "sdi"), "smartctl_text") != NULL);
-	CHECK_STR(verdict_of(&h, "sdh"), "none");
+	CHECK_STR(verdict_of(&h, "sdh"), "untested");
 
 	/* the boot stick is never a target */
 	CHECK_STR(ps_json_str(drive_data(&h, "stick"), "skipped_reason"),
@@ -708,6 +708,30 @@ static void test_missing(void)
 	CHECK_INT(h.status, PS_SKIPPED);
 	CHECK_INT(f[0].x_calls, 0);
 	harness_done(&h);
+
+	/* no drive answered: nothing was measured, so the step is skipped, never a pass;
+	 * a USB device smartctl could not open is not the bridge's fault */
+	{
+		static const char *gone =
+		    "!{\"smartctl\":{\"version\":[7,3],\"exit_status\":2,\"messages\":[{"
+		    "\"string\":\"Smartctl open device: /dev/sdz [SAT] failed: No such device\","
+		    "\"severity\":\"error\"}]}}";
+		struct fake g[] = {{.name = "vda", .x = {"qemu-virtio.json"}},
+				   {.name = "sdz", .x = {gone, gone, gone, gone, gone}}};
+		struct ps_drive e[] = {mk("vda", PS_TR_VIRTIO, "", ""),
+				       mk("sdz", PS_TR_USB, "USB bridge", "")};
+
+		fakes = g;
+		n_fakes = PS_ARRAY_SIZE(g);
+		run_step(&h, PS_PLAN_QUICK, e, PS_ARRAY_SIZE(e));
+		CHECK_INT(h.status, PS_SKIPPED);
+		CHECK(strstr(h.run.reason, "no drive answered smartctl (2 tried)") != NULL);
+		CHECK_STR(verdict_of(&h, "vda"), "untested");
+		CHECK_STR(verdict_of(&h, "sdz"), "untested");
+		CHECK(strstr(ps_json_str(drive_data(&h, "sdz"), "no_smart_reason"),
+			     "bridge passes no SMART") == NULL);
+		harness_done(&h);
+	}
 }
 
 int main(void)

@@ -257,6 +257,15 @@ bool ps_smart_answered(const struct ps_smart *s)
 	       s->scsi_grown_defects >= 0 || s->scsi_uncorrected_read >= 0;
 }
 
+bool ps_smart_opened(const struct ps_smart *s)
+{
+	for (size_t i = 0; i < s->n_messages; i++)
+		if (strncmp(s->messages[i].text, "Smartctl open device", 20) == 0 ||
+		    strstr(s->messages[i].text, "Unable to detect device type"))
+			return false;
+	return true;
+}
+
 const char *ps_smart_drive_says_no(const struct ps_smart *s)
 {
 	if (s->proto == PS_SMART_PROTO_NONE || !(s->model[0] || s->serial[0] || s->product[0]))

@@ -63,6 +63,13 @@ bool ps_smart_answered(const struct ps_smart *s);
 bool ps_smart_has_health_status(const struct ps_smart *s);
 
 /*
+ * smartctl opened the device and knew its type (neither "Smartctl open
+ * device: ... failed" nor "Unable to detect device type"): behind USB, then,
+ * the bridge was reached.
+ */
+bool ps_smart_opened(const struct ps_smart *s);
+
+/*
  * Why an answer holds no health data, when the drive itself says so: SMART
  * unavailable or disabled on an identified drive. NULL when the drive was
  * not reached (no identity): behind USB, then, the bridge is the cause.

@@ -159,6 +159,7 @@ struct drive {
 	char type[16];	  /* the -d type that answered, "" for smartctl's own choice */
 	bool ok;
 	const char *drive_says_no; /* an attempt reached the drive, which gave no health data */
+	bool opened;		   /* an attempt opened the device (behind USB: the bridge) */
 	/* self-test */
 	int st_kind; /* 0 none, 1 ATA (smartctl), 2 NVMe (ioctl) */
 	int nvme_fd;
@@ -256,6 +257,7 @@ static int try_type(struct drive *d, const char *type, bool *malformed)
 		d->s = s;
 		if (!d->drive_says_no)
 			d->drive_says_no = ps_smart_drive_says_no(&s);
+		d->opened = d->opened || ps_smart_opened(&s);
 		return 0;
 	}
 	d->s = s;
@@ -269,6 +271,7 @@ static int try_type(struct drive *d, const char *type, bool *malformed)
 static void no_smart(struct drive *d, bool usb)
 {
 	char why[900];
+	const char *cause, *first;
 	size_t o = 0;
 
 	for (size_t i = 0; i < ps_json_len(d->attempts) && o < sizeof(why); i++) {
@@ -287,17 +290,22 @@ static void no_smart(struct drive *d, bool usb)
 	}
 	o = o < sizeof(why) ? o : sizeof(why) - 1;
 	/* the bridge is the cause only when no attempt reached the drive behind it */
-	if (d->drive_says_no)
-		snprintf(why + o, sizeof(why) - o, " (%s)", d->drive_says_no);
-	else if (usb)
-		snprintf(why + o, sizeof(why) - o,
-			 " (the USB bridge passes no SMART commands: connect the drive to a "
-			 "SATA or NVMe port to read its health)");
-	else if (d->inv->transport == PS_TR_VIRTIO)
-		snprintf(why + o, sizeof(why) - o, " (a virtio disk of a hypervisor has no SMART)");
+	cause = d->drive_says_no   ? d->drive_says_no
+		: usb && d->opened ? "the USB bridge passes no SMART commands: connect the drive "
+				     "to a SATA or NVMe port to read its health"
+		: d->inv->transport == PS_TR_VIRTIO ? "a virtio disk of a hypervisor has no SMART"
+						    : NULL;
+	if (cause)
+		snprintf(why + o, sizeof(why) - o, " (%s)", cause);
 	ps_json_set_str(d->obj, "no_smart_reason", why);
 	ps_findf(d->ctx, PS_SEV_INFO, ps_drive_ref(d->inv), "no_smart",
 		 "no SMART data: %s; its health is unknown", why);
+	/* the verdicts say it short: the cause, else what smartctl said first */
+	first = ps_json_str(ps_json_at(d->attempts, 0), "message");
+	ps_not_tested(d->ctx, ps_drive_ref(d->inv), "no SMART data: %s",
+		      cause		  ? cause
+		      : first && first[0] ? first
+					  : "smartctl gave no health data");
 }
 
 static bool same(const char *a, const char *b)
@@ -560,6 +568,8 @@ static int read_drive(struct drive *d)
 				 "data.smartctl_text)",
 				 d->inv->name, m ? m : "unreadable output");
 			ps_json_set_str(d->obj, "no_smart_reason", m);
+			ps_not_tested(d->ctx, ps_drive_ref(d->inv), "smartctl's output: %s",
+				      m ? m : "unreadable");
 		} else {
 			no_smart(d, usb);
 		}
@@ -846,7 +856,7 @@ static int run(struct ps_ctx *ctx)
 	bool full = ctx->plan && ctx->plan->level == PS_PLAN_FULL;
 	json_object *out = json_object_new_array();
 	struct drive *ds = calloc(ctx->inv->n_drives ? ctx->inv->n_drives : 1, sizeof(*ds));
-	size_t n = 0, targets = 0;
+	size_t n = 0, targets = 0, answered = 0;
 	int ret = 0;
 	bool aborted = false;
 
@@ -888,11 +898,21 @@ static int run(struct ps_ctx *ctx)
 	}
 	if (full && !aborted)
 		aborted = self_tests(ctx, ds, n);
+	for (size_t i = 0; i < n; i++)
+		answered += ds[i].ok;
 	free(ds);
 	if (aborted || ps_should_abort(ctx))
 		return PS_ABORTED;
 	if (targets == 0) {
 		ps_step_reason(ctx, "no drive to read (the boot stick is never one)");
+		return PS_SKIPPED;
+	}
+	if (answered == 0) {
+		/* nothing was measured: never a pass (docs/rules.md, "Measured or not") */
+		ps_step_reason(ctx,
+			       "no drive answered smartctl (%zu tried): their health is unknown; "
+			       "each drive's reason is in its row",
+			       targets);
 		return PS_SKIPPED;
 	}
 	return PS_PASS;
