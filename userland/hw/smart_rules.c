@@ -74,13 +74,44 @@ static const struct ps_smart_selftest *failed_selftest(const struct ps_smart *s)
 	return NULL;
 }
 
+/* The counters judged on any count above zero: id, the meaning its name keeps, the rule. */
+static const struct count_rule {
+	int id;
+	const char *meaning; /* a part of the name smartctl's database gives that meaning */
+	enum ps_smart_sev severity;
+	const char *rule, *unit, *what;
+} count_rules[] = {
+    {.id = 197,
+     .meaning = "Pend",
+     .severity = PS_SMART_FAIL,
+     .rule = "pending",
+     .unit = "sectors",
+     .what = "sectors pending reallocation (attribute 197): they cannot be read now"},
+    {.id = 198,
+     .meaning = "ncor",
+     .severity = PS_SMART_FAIL,
+     .rule = "offline_uncorrectable",
+     .unit = "sectors",
+     .what = "offline-uncorrectable sectors (attribute 198): unreadable in the drive's own scan"},
+    {.id = 187,
+     .meaning = "ncorrect",
+     .severity = PS_SMART_WARN,
+     .rule = "reported_uncorrect",
+     .unit = "errors",
+     .what = "reads the drive could not correct (attribute 187): data was lost; back it up "
+	     "and watch whether the count grows"},
+    {.id = 199,
+     .meaning = "CRC",
+     .severity = PS_SMART_WARN,
+     .rule = "crc_errors",
+     .unit = "errors",
+     .what = "interface CRC errors (attribute 199): the cable, the port or the backplane, not "
+	     "the media; reseat or replace the cable"},
+};
+
 static void judge_ata(const struct ps_smart *s, struct hits *hs)
 {
 	const struct ps_smart_attr *re = attr_meaning(s, 5, NULL);
-	const struct ps_smart_attr *pend = attr_meaning(s, 197, "Pend");
-	const struct ps_smart_attr *offl = attr_meaning(s, 198, "ncor");
-	const struct ps_smart_attr *unc = attr_meaning(s, 187, "ncorrect");
-	const struct ps_smart_attr *crc = attr_meaning(s, 199, "CRC");
 	const struct ps_smart_selftest *st = failed_selftest(s);
 
 	if (re && re->count > 0) {
@@ -100,25 +131,14 @@ static void judge_ata(const struct ps_smart *s, struct hits *hs)
 			    "whether the count grows",
 			    (long long)re->count);
 	}
-	if (pend && pend->count > 0)
-		hit(hs, PS_SMART_FAIL, "pending", (double)pend->count, 0, "sectors",
-		    "%lld sectors pending reallocation (attribute 197): they cannot be read now",
-		    (long long)pend->count);
-	if (offl && offl->count > 0)
-		hit(hs, PS_SMART_FAIL, "offline_uncorrectable", (double)offl->count, 0, "sectors",
-		    "%lld offline-uncorrectable sectors (attribute 198): unreadable in the "
-		    "drive's own scan",
-		    (long long)offl->count);
-	if (unc && unc->count > 0)
-		hit(hs, PS_SMART_WARN, "reported_uncorrect", (double)unc->count, 0, "errors",
-		    "%lld reads the drive could not correct (attribute 187): data was lost; "
-		    "back it up and watch whether the count grows",
-		    (long long)unc->count);
-	if (crc && crc->count > 0)
-		hit(hs, PS_SMART_WARN, "crc_errors", (double)crc->count, 0, "errors",
-		    "%lld interface CRC errors (attribute 199): the cable, the port or the "
-		    "backplane, not the media; reseat or replace the cable",
-		    (long long)crc->count);
+	for (size_t i = 0; i < sizeof(count_rules) / sizeof(count_rules[0]); i++) {
+		const struct count_rule *c = &count_rules[i];
+		const struct ps_smart_attr *a = attr_meaning(s, c->id, c->meaning);
+
+		if (a && a->count > 0)
+			hit(hs, c->severity, c->rule, (double)a->count, 0, c->unit, "%lld %s",
+			    (long long)a->count, c->what);
+	}
 	for (size_t i = 0; i < s->n_attrs; i++) {
 		const struct ps_smart_attr *a = &s->attrs[i];
 
