@@ -143,7 +143,7 @@ done
 # What triage meets (issue 11): the SAS/RAID HBAs, the common NICs, USB NICs,
 # USB 1.1-3 hosts and UAS.
 declare -A family=(
-	[DRV_ATA]="ahci ata_piix libahci sd_mod" [DRV_NVME]="nvme nvme_core"
+	[DRV_ATA]="ahci ata_piix libahci sd_mod" [DRV_NVME]="nvme nvme_core vmd"
 	[DRV_SCSI]="sd_mod sg ses mpt3sas megaraid_sas aacraid hpsa smartpqi mvsas isci"
 	[DRV_USB_STORAGE]="xhci_pci ehci_pci ohci_pci uhci_hcd usb_storage uas"
 	[DRV_USB_NIC]="r8152 ax88179_178a cdc_ether"
