@@ -246,6 +246,11 @@ void probestick_pcie_link_ends(const struct probestick_pcie_link *link,
 	e->training = link->flags & PROBESTICK_LINK_TRAINING;
 	e->link_inactive = (link->lnkcap & PCI_EXP_LNKCAP_DLLLARC) &&
 			   !(link->lnksta & PCI_EXP_LNKSTA_DLLLA);
+	e->link_active = (link->lnkcap & PCI_EXP_LNKCAP_DLLLARC) &&
+			 (link->lnksta & PCI_EXP_LNKSTA_DLLLA);
+	e->faces_down = link->port_type == PCI_EXP_TYPE_ROOT_PORT ||
+			link->port_type == PCI_EXP_TYPE_DOWNSTREAM ||
+			link->port_type == PCI_EXP_TYPE_PCIE_BRIDGE;
 	e->partner_present = link->flags & (PROBESTICK_LINK_HAS_UP |
 					    PROBESTICK_LINK_PRESENT_BELOW);
 	e->cap_speed = link->cap_speed;

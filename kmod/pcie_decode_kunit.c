@@ -963,6 +963,20 @@ static void link_verdict_no_partner_own_view(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, (int)ps_pcie_verdict(&e), V_NONE);
 	e.partner_present = true;	/* a device below, link down */
 	KUNIT_EXPECT_EQ(test, (int)ps_pcie_verdict(&e), V_DOWN);
+	/*
+	 * A Thunderbolt 3 bridge's downstream port with nothing below (Dell
+	 * Precision 3520 of the corpus, 05:00.0): LnkSta 2.5GT/s x4, its own
+	 * capability, no DLActive reporting. An empty slot, not an ok link.
+	 */
+	e.faces_down = true;
+	e.partner_present = false;
+	e.cap_width = 4;
+	e.sta_width = 4;
+	KUNIT_EXPECT_EQ(test, (int)ps_pcie_verdict(&e), V_NONE);
+	e.partner_present = true;	/* the NHI below, at 2.5GT/s x4 */
+	e.partner_speed = 1;
+	e.partner_width = 4;
+	KUNIT_EXPECT_EQ(test, (int)ps_pcie_verdict(&e), V_OK);
 }
 
 /*

@@ -43,6 +43,16 @@ struct ps_pcie_link_ends {
 	 * at power-on).
 	 */
 	bool link_inactive;
+	/* The port reports Data Link Layer Link Active and it is set: a link is up. */
+	bool link_active;
+	/*
+	 * A downstream-facing port (root, switch downstream, PCI-to-PCIe
+	 * bridge): its other end is the function below. With none there and
+	 * no Data Link Layer Link Active to say a link is up, it faces an
+	 * empty slot, whatever its LnkSta shows (a Thunderbolt bridge's port
+	 * shows its capability with nothing behind it).
+	 */
+	bool faces_down;
 	bool partner_present;	/* a function at the other end is known */
 	int cap_speed, cap_width;	/* own LnkCap */
 	int partner_speed, partner_width; /* the other end's LnkCap, 0 unknown */
@@ -160,14 +170,14 @@ static inline bool ps_pcie_speed_fault(const struct ps_pcie_link_ends *e)
  * the Gen1 x1 device itself, at its own best, is ok. Without a settled
  * status, both capabilities and a known partner there is no honest
  * verdict, except that a link at its own full capability is ok whatever
- * the partner is. A port facing an empty slot (no partner) has none.
+ * the partner is. A port facing an empty slot (nothing below) has none.
  */
 static inline enum ps_pcie_verdict
 ps_pcie_verdict(const struct ps_pcie_link_ends *e)
 {
 	if (!e->has_link || e->training)
 		return PS_PCIE_VERDICT_NONE;
-	if (e->link_inactive && !e->partner_present)
+	if ((e->link_inactive || (e->faces_down && !e->link_active)) && !e->partner_present)
 		return PS_PCIE_VERDICT_NONE;
 	if (e->sta_width == 0)
 		return e->partner_present ? PS_PCIE_VERDICT_DOWN :

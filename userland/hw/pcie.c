@@ -306,6 +306,9 @@ void ps_pcie_judge(struct ps_inventory *inv, size_t i)
 	e.training = fn->link.training;
 	e.link_inactive = fn->regs.known && (fn->regs.lnkcap & PS_LNKCAP_DLLLA_REPORT) &&
 			  !(fn->regs.lnksta & PS_LNKSTA_DLLLA);
+	e.link_active = fn->regs.known && (fn->regs.lnkcap & PS_LNKCAP_DLLLA_REPORT) &&
+			(fn->regs.lnksta & PS_LNKSTA_DLLLA);
+	e.faces_down = down;
 	e.partner_present = present;
 	e.cap_speed = known(fn->link.cap_speed);
 	e.cap_width = known(fn->link.cap_width);
