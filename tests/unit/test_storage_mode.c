@@ -68,9 +68,23 @@ static void test_remapped(void)
 	CHECK(strstr(ps_rst_remapped_advice(), "to AHCI") != NULL);
 }
 
+static void test_amt_ider(void)
+{
+	/* the EliteBook 2530p's (Mobile 4 Series), the 8 Series' */
+	CHECK(ps_storage_amt_ider(0x8086, 0x2a46, 0x010185) != NULL);
+	CHECK(strstr(ps_storage_amt_ider(0x8086, 0x8c3c, 0x010185), "IDE redirection") != NULL);
+	/* Intel's real IDE controllers (ICH9 in IDE mode, PIIX4) and others' IDE-class ids */
+	CHECK(ps_storage_amt_ider(0x8086, 0x2928, 0x01018f) == NULL);
+	CHECK(ps_storage_amt_ider(0x8086, 0x7111, 0x01018a) == NULL);
+	CHECK(ps_storage_amt_ider(0x1106, 0x2a46, 0x01018a) == NULL);
+	/* the id with another class */
+	CHECK(ps_storage_amt_ider(0x8086, 0x2a46, 0x070002) == NULL);
+}
+
 int main(void)
 {
 	test_firmware_mode();
+	test_amt_ider();
 	test_remapped();
 	return check_done("test_storage_mode");
 }

@@ -655,6 +655,16 @@ static void explain(const struct facts *f, struct ps_nodrv_dev *d)
 			 ps_storage_firmware_mode(d->vendor, d->device, d->class));
 		goto done;
 	}
+	if (strcmp(d->bus, "pci") == 0 && ps_storage_amt_ider(d->vendor, d->device, d->class)) {
+		d->matters = false; /* no storage of its own: a note, not a warning */
+		in_image = has_name(&f->image_mods, d->module) || has_name(&f->builtin, d->module);
+		d->why = PS_NODRV_NO_MODULE;
+		if (d->module[0])
+			d->why = in_image ? PS_NODRV_NOT_BOUND : PS_NODRV_NO_FAMILY;
+		snprintf(what, sizeof(what), "%s",
+			 ps_storage_amt_ider(d->vendor, d->device, d->class));
+		goto done;
+	}
 	if (!d->module[0]) {
 		d->why = PS_NODRV_NO_MODULE;
 		snprintf(what, sizeof(what), "%s",

@@ -51,6 +51,12 @@ const char *ps_storage_firmware_mode(unsigned int vendor, unsigned int device, u
 int ps_ahci_remapped_nvme(const char *text, char *dev, size_t dev_len);
 /* What hides remapped NVMe drives and the setting that shows them. */
 const char *ps_rst_remapped_advice(void);
+/*
+ * Intel AMT's IDE redirection (IDE-R, an Intel IDE-class 0101xx function of
+ * the chipset's management engine): what it is and why it has no driver;
+ * NULL for any other function.
+ */
+const char *ps_storage_amt_ider(unsigned int vendor, unsigned int device, unsigned int class);
 
 struct ps_nodrv_dev {
 	char bus[4];	  /* "pci", "usb" */

@@ -8,6 +8,7 @@
  *    devices.", drivers/ata/ahci.c), which it cannot drive;
  *  - "RST VMD Managed Controller" (8086:09ab), the stand-in Intel's chipset
  *    shows where a controller moved behind VMD (the vmd driver finds it).
+ * And one that is no storage at all: Intel AMT's IDE redirection (IDE-R).
  * Pure: ids and log lines in, the reason and the setting to change out.
  */
 #include "hw/drivers.h"
@@ -60,4 +61,27 @@ const char *ps_rst_remapped_advice(void)
 {
 	return "the firmware runs the SATA controller in Intel RST RAID mode and remaps NVMe "
 	       "drives behind it, where Linux cannot reach them (ahci, kernel log): " RST_SETTING;
+}
+
+/* Intel's IDE-R functions (pci.ids: "PT IDER Controller", "IDE-r Controller"). */
+static const unsigned short amt_ider[] = {
+    0x1c3c, 0x1d3c, 0x1e3c, 0x2976, 0x2996, 0x29a6, 0x29b6, 0x29c6, 0x29d6, 0x29e6,
+    0x29f6, 0x2a06, 0x2a16, 0x2a46, 0x2a52, 0x2e06, 0x2e16, 0x2e26, 0x2e36, 0x2e46,
+    0x2e96, 0x3b66, 0x8c3c, 0x8cbc, 0x8d3c, 0x9c3c, 0x9cbc, 0xa1fa,
+};
+
+const char *ps_storage_amt_ider(unsigned int vendor, unsigned int device, unsigned int class)
+{
+	if (vendor != 0x8086 || class >> 8 != 0x0101)
+		return NULL;
+	for (size_t i = 0; i < sizeof(amt_ider) / sizeof(amt_ider[0]); i++)
+		if (amt_ider[i] == device)
+			return "Intel AMT's IDE redirection (IDE-R), a virtual drive the "
+			       "management "
+			       "engine offers for booting from a remote image; it has no disks of "
+			       "its "
+			       "own, and ata_generic takes it only when the firmware has switched "
+			       "its I/O "
+			       "ports on: nothing to do";
+	return NULL;
 }
