@@ -144,7 +144,7 @@ done
 # USB 1.1-3 hosts and UAS.
 declare -A family=(
 	[DRV_ATA]="ahci ata_piix libahci sd_mod" [DRV_NVME]="nvme nvme_core vmd"
-	[DRV_SCSI]="sd_mod sg ses mpt3sas megaraid_sas aacraid hpsa smartpqi mvsas isci"
+	[DRV_SCSI]="sd_mod sg ses mpt3sas megaraid_sas megaraid_mbox aacraid hpsa smartpqi mvsas isci"
 	[DRV_FC]="qla2xxx lpfc scsi_transport_fc"
 	[DRV_USB_STORAGE]="xhci_pci ehci_pci ohci_pci uhci_hcd usb_storage uas"
 	[DRV_USB_NIC]="r8152 ax88179_178a cdc_ether"
