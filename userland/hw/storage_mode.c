@@ -76,12 +76,10 @@ const char *ps_storage_amt_ider(unsigned int vendor, unsigned int device, unsign
 		return NULL;
 	for (size_t i = 0; i < sizeof(amt_ider) / sizeof(amt_ider[0]); i++)
 		if (amt_ider[i] == device)
-			return "Intel AMT's IDE redirection (IDE-R), a virtual drive the "
-			       "management "
-			       "engine offers for booting from a remote image; it has no disks of "
-			       "its "
-			       "own, and ata_generic takes it only when the firmware has switched "
-			       "its I/O "
-			       "ports on: nothing to do";
+			return "Intel AMT's IDE redirection (IDE-R), a virtual drive "
+			       "the management engine offers for booting from a "
+			       "remote image; it has no disks of its own, and "
+			       "ata_generic takes it only when the firmware has "
+			       "switched its I/O ports on: nothing to do";
 	return NULL;
 }
