@@ -918,6 +918,23 @@ static const struct corpus_link_case corpus_link_cases[] = {
 	{ "dell-r210ii 02:04.0 registers, LnkCtl2 target 5GT/s, NVMe at 5GT/s",
 	  PCI_EXP_TYPE_DOWNSTREAM, 0x047c0843, 0x7042, 0x0022,
 	  PCI_EXP_TYPE_ENDPOINT, 0x00400844, 0x1042, false, V_LIMITED, V_LIMITED, 0 },
+	/* the port's Target Link Speed holds a Gen2 x8 RAID card at 2.5GT/s */
+	{ "hp-dl180g6 00:03.0 Gen2 x16 port, target 2.5GT/s, P410 Gen2 x8 at 2.5GT/s x8",
+	  PCI_EXP_TYPE_ROOT_PORT, 0x00380d02, 0x7081, 0x0001,
+	  PCI_EXP_TYPE_ENDPOINT, 0x00000482, 0x1081, false, V_LIMITED, V_LIMITED, 0 },
+	/* an x4 graphics card idle in an x16 slot: x4 is full width */
+	{ "fujitsu-tx140s1p 00:01.0 Gen3 x16 port, GT 1030 Gen3 x4 at 2.5GT/s x4",
+	  PCI_EXP_TYPE_ROOT_PORT, 0x02600d03, 0xd041, 0x0003,
+	  PCI_EXP_TYPE_LEG_END, 0x00440c43, 0x1041, true, V_IDLE, V_IDLE, 0 },
+	/* an x8 RAID card in an x4 port: the card limited, the port ok */
+	{ "hp-dl360g7 00:01.0 Gen2 x4 port, P410i Gen2 x8 at 5GT/s x4",
+	  PCI_EXP_TYPE_ROOT_PORT, 0x00380c42, 0x3042, 0x0002,
+	  PCI_EXP_TYPE_ENDPOINT, 0x00000082, 0x1042, false, V_OK, V_LIMITED, 0 },
+	/* the same card with a lane lost: x2 of the common x4 is a fault */
+	{ "hp-dl360g7 00:01.0 registers, P410i at 5GT/s x2",
+	  PCI_EXP_TYPE_ROOT_PORT, 0x00380c42, 0x3022, 0x0002,
+	  PCI_EXP_TYPE_ENDPOINT, 0x00000082, 0x1022, false, V_DEGRADED, V_DEGRADED,
+	  L2 * 2 },
 };
 
 KUNIT_ARRAY_PARAM(corpus_link, corpus_link_cases, corpus_link_case_desc);
