@@ -500,6 +500,20 @@ static void recorder_findings(json_object *findings, json_object *step)
  * higher is better. A CPU that throttles during it may be why a figure is
  * low, which makes throttling a warning there.
  */
+/* What the sampler's thread reads with every load sample: sensors, idle links. */
+struct step_sampled {
+	struct ps_sensors *sensors;
+	struct ps_links *links;
+};
+
+static void step_sample(void *arg)
+{
+	struct step_sampled *sp = arg;
+
+	ps_sensors_sample(sp->sensors);
+	ps_links_sample(sp->links);
+}
+
 static bool measures_throughput(const struct ps_step_ops *s)
 {
 	for (size_t b = 0; s->view && b < s->view->nblocks; b++)
@@ -577,12 +591,14 @@ static void run_step(struct runner *r, size_t i)
 		 * span, and the platform around it: links, AER, machine checks, ECC,
 		 * sensors (sampled with the load).
 		 */
-		struct ps_links *lk = ps_links_start(o->root, r->module_fd);
+		struct ps_links *lk =
+		    ps_links_start(o->root, r->module_fd, r->inv.taken ? &r->inv : NULL);
 		struct ps_aer *aer = ps_aer_start(o->root);
 		struct ps_edac_rec *ed = ps_edac_start(o->root);
 		struct ps_sensors *sn = ps_sensors_start(o->root);
+		struct step_sampled sampled = {.sensors = sn, .links = lk};
 		struct ps_sampler *smp =
-		    ps_sampler_start_hooked(o->root, 1000, ps_sensors_sample, sn);
+		    ps_sampler_start_hooked(o->root, 1000, step_sample, &sampled);
 		struct ps_kmsg *km = ps_kmsg_start(o->root);
 		struct ps_kcapture *kc = ps_kcapture_start(r->kprobes);
 		const struct ps_inventory *inv;

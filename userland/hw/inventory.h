@@ -70,6 +70,7 @@ enum ps_link_verdict {
 	PS_LINK_LIMITED,  /* at the best the weaker end supports: not a fault */
 	PS_LINK_DEGRADED, /* below what both ends support */
 	PS_LINK_DOWN, /* the link is down with a device at the other end (an empty slot: NONE) */
+	PS_LINK_IDLE, /* full width, a lower speed power management explains: not a fault */
 };
 const char *ps_link_verdict_name(enum ps_link_verdict v);
 
@@ -79,6 +80,7 @@ struct ps_pcie_dev {
 	int up_index;	      /* index of the upstream function in inv->pcie, -1 */
 	enum ps_link_verdict verdict;
 	double lost_gbps; /* bandwidth a degraded link loses (GB/s, each way), NAN otherwise */
+	int best_speed;	  /* the speed code the link runs at when busy (both ends, target), 0 */
 };
 
 struct ps_drive {

@@ -97,6 +97,26 @@ static bool judged_below(const struct ps_inventory *inv, size_t port)
 	return false;
 }
 
+/*
+ * A function whose device has a lower-numbered function with a verdict: a
+ * multi-function card (a graphics card and its audio) has one link, which
+ * its first function speaks for.
+ */
+static bool judged_by_sibling(const struct ps_inventory *inv, size_t i)
+{
+	const char *a = inv->pcie[i].fn.address;
+	size_t n = strlen(a);
+
+	for (size_t k = 0; k < inv->n_pcie; k++) {
+		const char *b = inv->pcie[k].fn.address;
+
+		if (k != i && n > 1 && strlen(b) == n && strncmp(a, b, n - 1) == 0 &&
+		    b[n - 1] < a[n - 1] && inv->pcie[k].verdict != PS_LINK_NONE)
+			return true;
+	}
+	return false;
+}
+
 /* The other end of fn's link: the port above an endpoint, the function below a port. */
 static const struct ps_pcie_fn *partner_of(const struct ps_inventory *inv, size_t i)
 {
@@ -139,7 +159,7 @@ static void pcie_verdicts(struct ps_ctx *ctx)
 				       .limit = 0,
 				       .unit = "GB/s lost"};
 
-		if (p->verdict == PS_LINK_NONE || judged_below(inv, i))
+		if (p->verdict == PS_LINK_NONE || judged_below(inv, i) || judged_by_sibling(inv, i))
 			continue;
 		speed_width(fn->link.sta_speed, fn->link.sta_width, trained, sizeof(trained));
 		speed_width(fn->link.cap_speed, fn->link.cap_width, cap, sizeof(cap));
@@ -164,11 +184,29 @@ static void pcie_verdicts(struct ps_ctx *ctx)
 			f.unit = NULL;
 			ps_find(ctx, &f, "the link is down (nothing trained below this port)");
 			break;
+		case PS_LINK_IDLE:
+			ps_examined(
+			    ctx, ps_pcie_ref(p), "pcie_idle",
+			    "%s at %s, below its best of %.1f GT/s at full width: power "
+			    "management lowers it at idle (a graphics card, or the port says "
+			    "the hardware changed it on its own); not a fault, and each step "
+			    "reads it again",
+			    name, trained, ps_pcie_speed_gts(p->best_speed));
+			break;
 		case PS_LINK_LIMITED:
-			ps_examined(ctx, ps_pcie_ref(p), "pcie_limited",
-				    "%s at %s: the best the weaker end supports (it: %s, the other "
-				    "end: %s); not a fault",
-				    name, trained, cap, ocap);
+			if (other && p->best_speed > 0 && p->best_speed < fn->link.cap_speed &&
+			    p->best_speed < other->link.cap_speed)
+				ps_examined(ctx, ps_pcie_ref(p), "pcie_limited",
+					    "%s at %s: the port's Target Link Speed holds it at "
+					    "%.1f GT/s (it: %s, the other end: %s), a firmware or "
+					    "OS setting, not a fault of the hardware",
+					    name, trained, ps_pcie_speed_gts(p->best_speed), cap,
+					    ocap);
+			else
+				ps_examined(ctx, ps_pcie_ref(p), "pcie_limited",
+					    "%s at %s: the best the weaker end supports (it: %s, "
+					    "the other end: %s); not a fault",
+					    name, trained, cap, ocap);
 			break;
 		default:
 			ps_examined(ctx, ps_pcie_ref(p), "pcie_ok", "%s trained at %s, its best",
@@ -472,7 +510,8 @@ static const struct ps_block blocks[] = {
      .cols = PS_COLS(pcie_cols),
      .flags = PS_BLOCK_ENV,
      .empty = "none found",
-     .note = "link: ok, limited (the weaker end's best), degraded (below both ends)"},
+     .note = "link: ok, limited (the weaker end's best), idle (a power-managed lower speed), "
+	     "degraded (lanes missing or slower: a fault)"},
     {.kind = PS_BLOCK_TABLE,
      .id = "pcie_names",
      .rows = "/pcie",
