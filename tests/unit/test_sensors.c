@@ -94,7 +94,8 @@ static void test_throughput_step(void)
 	CHECK_INT(n(get(o, "throttle"), "package"), 0);
 	x = finding(o, "throttled");
 	CHECK_STR(s(x, "severity"), "warn");
-	CHECK(strstr(s(x, "message"), "CPU 1 throttled") != NULL);
+	CHECK_STR(s(x, "subject"), "CPU 1");
+	CHECK(strstr(s(x, "message"), "throttled during the step (4 core, 0 package") != NULL);
 	x = finding(o, "over_limit");
 	CHECK_STR(s(x, "severity"), "warn");
 	CHECK(d(x, "limit") == 84);
@@ -235,12 +236,16 @@ static void test_nct6776_board(void)
 	CHECK(fabs(d(x, "value") - 3.344) < 1e-9);
 	CHECK(fabs(d(x, "limit") - 3.296) < 1e-9);
 	CHECK_STR(s(x, "unit"), "V");
-	CHECK(strstr(s(x, "message"), "nct6776 Vbat (in8) (nct6775.656) read 3.344 V") != NULL);
+	CHECK_STR(s(x, "subject"), "nct6776 Vbat (in8)"); /* as the person finds it */
+	CHECK_STR(s(x, "kind"), "machine");
+	CHECK(strstr(s(x, "message"), "read 3.344 V during the step") != NULL);
+	CHECK(strstr(s(x, "message"), "(nct6775.656)") != NULL);
 	CHECK(strstr(s(x, "message"), "above the maximum 3.296 V") != NULL);
-	/* five fans at 0 rpm with their alarms: each a finding naming the header */
-	CHECK_INT(count_rule(o, "fan_stopped"), 5);
+	/* five fans at 0 rpm with their alarms: one finding naming the chip's headers */
+	CHECK_INT(count_rule(o, "fan_stopped"), 1);
 	x = finding(o, "fan_stopped");
-	CHECK(strstr(s(x, "message"), "nct6776 fan1 (nct6775.656) read 0 rpm") != NULL);
+	CHECK_STR(s(x, "subject"), "nct6776 fan1, fan2, fan3, fan4, fan5");
+	CHECK(strstr(s(x, "message"), "read 0 rpm with the chip's alarm for each set") != NULL);
 	CHECK(d(x, "value") == 0);
 	CHECK(b(sensor(o, "fan3"), "alarm") == 1);
 	/* AUXTIN reads 127.5 °C: nothing is connected, no limit was reached */
@@ -301,7 +306,8 @@ static void test_fan_stops(void)
 	CHECK_INT(count_rule(o, "fan_stopped"), 1);
 	x = finding(o, "fan_stopped");
 	CHECK(d(x, "limit") == 300);
-	CHECK(strstr(s(x, "message"), "after turning earlier in the step") != NULL);
+	CHECK_STR(s(x, "subject"), "it8728 fan1");
+	CHECK(strstr(s(x, "message"), "it turned earlier in the step") != NULL);
 	json_object_put(o);
 	tree_done(root);
 }

@@ -49,6 +49,33 @@ int ps_rapl_delta(uint64_t a, uint64_t b, uint64_t max_uj, uint64_t *delta_uj)
 	return 1;
 }
 
+int ps_rapl_counted_delta(const struct ps_rapl *a, const struct ps_rapl *b, double *joules)
+{
+	double j = 0;
+	bool any = false;
+
+	if (a->n != b->n)
+		return -EINVAL;
+	for (size_t i = 0; i < b->n; i++) {
+		uint64_t d;
+
+		if (!b->z[i].counted)
+			continue;
+		if (strcmp(a->z[i].zone, b->z[i].zone) != 0)
+			return -EINVAL;
+		if (a->z[i].err < 0 || b->z[i].err < 0)
+			return -EIO;
+		if (ps_rapl_delta(a->z[i].uj, b->z[i].uj, b->z[i].max_uj, &d) < 0)
+			return -EINVAL;
+		j += (double)d / 1e6;
+		any = true;
+	}
+	if (!any)
+		return -ENOENT;
+	*joules = j;
+	return 0;
+}
+
 static int read_zone(const char *dir, const char *file, uint64_t *v)
 {
 	char path[PATH_MAX];

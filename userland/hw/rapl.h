@@ -52,6 +52,15 @@ const char *ps_rapl_kind_name(enum ps_rapl_kind k);
 int ps_rapl_delta(uint64_t a, uint64_t b, uint64_t max_uj, uint64_t *delta_uj);
 
 /*
+ * The machine's energy between two readings a and b of the same zones
+ * (ps_rapl_find, then ps_rapl_read into a copy): the counted zones, each
+ * across a wrap, in joules. 0, or -EIO when a counted zone was not read,
+ * -EINVAL when a reading lies past its range or the zones differ,
+ * -ENOENT when there is no counted zone. Pure.
+ */
+int ps_rapl_counted_delta(const struct ps_rapl *a, const struct ps_rapl *b, double *joules);
+
+/*
  * Find root's RAPL zones (intel-rapl:*, else intel-rapl-mmio:*) and take
  * a first reading. 0 with r->n zones (may be 0), -ENOENT when the kernel
  * has no /sys/class/powercap.

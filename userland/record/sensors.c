@@ -345,30 +345,75 @@ static json_object *num_or_null(double v, int decimals)
 	return isfinite(v) ? ps_json_new_num(v, decimals) : NULL;
 }
 
+/* The machine, with the sensor as a person finds it on the board: "nct6776 Vbat (in8)". */
+static struct ps_dev_ref sensor_ref(const struct sensor *s, char *name, size_t len)
+{
+	snprintf(name, len, "%s %s", s->chip, s->label);
+	return (struct ps_dev_ref){PS_DEV_MACHINE, NULL, name};
+}
+
 /* A voltage rail that left the window its chip holds (min and max set by the BIOS or sensors -s).
  */
 static void judge_rail(json_object *findings, const struct sensor *s)
 {
-	struct ps_dev_ref machine = {PS_DEV_MACHINE, NULL, NULL};
+	char name[96];
+	struct ps_dev_ref ref = sensor_ref(s, name, sizeof(name));
 	double value, limit;
 	enum ps_rail_verdict v = ps_rail_judge(s->min, s->max, s->low, s->high, &value, &limit);
 
 	if (v != PS_RAIL_LOW && v != PS_RAIL_HIGH)
 		return;
-	ps_rec_find(findings, "warn", "rail_out_of_range", &machine, value, limit, "V",
-		    "%s %s (%s) read %.3f V during the step, %s %.3f V of the %.3f-%.3f V window "
-		    "programmed in the chip%s: check the power supply and the board's regulators "
-		    "(the BIOS's hardware monitor shows the rail too)",
-		    s->chip, s->label, s->device[0] ? s->device : "?", value,
-		    v == PS_RAIL_LOW ? "below the minimum" : "above the maximum", limit, s->low,
-		    s->high, s->alarm == 1 ? ", and the chip's alarm for it is set" : "");
+	ps_rec_find(findings, "warn", "rail_out_of_range", &ref, value, limit, "V",
+		    "read %.3f V during the step, %s %.3f V of the %.3f-%.3f V window programmed "
+		    "in the chip (%s)%s: check the power supply and the board's regulators (the "
+		    "BIOS's hardware monitor shows the rail too)",
+		    value, v == PS_RAIL_LOW ? "below the minimum" : "above the maximum", limit,
+		    s->low, s->high, s->device[0] ? s->device : "?",
+		    s->alarm == 1 ? ", and the chip's alarm for it is set" : "");
+}
+
+/* Fans at 0 rpm with their alarms set: one finding per chip, naming its headers. */
+static void judge_fans(json_object *findings, const struct ps_sensors *ss)
+{
+	bool done[MAX_SENSORS] = {false};
+
+	for (size_t i = 0; i < ss->ns; i++) {
+		const struct sensor *a = &ss->s[i];
+		char name[256], *p = name;
+		size_t n = 0;
+		bool turned = false;
+
+		if (a->kind != K_FAN || !a->stopped || done[i])
+			continue;
+		p += snprintf(name, sizeof(name), "%s", a->chip);
+		for (size_t j = i; j < ss->ns; j++) {
+			const struct sensor *b = &ss->s[j];
+
+			if (b->kind != K_FAN || !b->stopped || strcmp(a->chip, b->chip) != 0 ||
+			    strcmp(a->device, b->device) != 0)
+				continue;
+			done[j] = true;
+			turned = turned || b->max > 0;
+			if (p + strlen(b->label) + 3 < name + sizeof(name))
+				p += sprintf(p, "%s%s", n ? ", " : " ", b->label);
+			n++;
+		}
+		ps_rec_find(findings, "warn", "fan_stopped",
+			    &(struct ps_dev_ref){PS_DEV_MACHINE, NULL, name}, 0, a->low, "rpm",
+			    "read 0 rpm with the chip's alarm for %s set (%s)%s: a fan on %s "
+			    "stopped, or the chip does not read %s (the BIOS's hardware monitor "
+			    "shows whether a fan turns there): check the fan%s",
+			    n > 1 ? "each" : "it", a->device[0] ? a->device : "?",
+			    turned ? "; it turned earlier in the step" : "",
+			    n > 1 ? "those headers" : "that header", n > 1 ? "them" : "it",
+			    n > 1 ? "s" : "");
+	}
 }
 
 json_object *ps_sensors_stop(struct ps_sensors *ss, bool throughput)
 {
 	json_object *o = json_object_new_object(), *arr = json_object_new_array(),
 		    *findings = json_object_new_array(), *thr, *tcpus, *freq, *fcpus;
-	struct ps_dev_ref machine = {PS_DEV_MACHINE, NULL, NULL};
 	int64_t total_core = 0, total_pkg = 0;
 	bool throttle_known = false;
 	char cpus[256] = "";
@@ -388,6 +433,8 @@ json_object *ps_sensors_stop(struct ps_sensors *ss, bool throughput)
 		struct sensor *s = &ss->s[i];
 		json_object *e = json_object_new_object();
 		int dec = s->kind == K_TEMP ? 1 : s->kind == K_IN ? 3 : 0;
+		char name[96];
+		struct ps_dev_ref ref;
 		/* an input with nothing on it reads the same impossible value every time */
 		bool open = s->kind == K_TEMP && s->n && ps_temp_unconnected(s->min) &&
 			    ps_temp_unconnected(s->max);
@@ -411,35 +458,27 @@ json_object *ps_sensors_stop(struct ps_sensors *ss, bool throughput)
 		json_object_array_add(arr, e);
 		if (s->kind == K_IN && s->n)
 			judge_rail(findings, s);
-		if (s->kind == K_FAN && s->stopped)
-			ps_rec_find(
-			    findings, "warn", "fan_stopped", &machine, 0, s->low, "rpm",
-			    "%s %s (%s) read 0 rpm with the chip's alarm for it set%s: the fan "
-			    "on that header stopped, or the chip does not read that header "
-			    "(the BIOS's hardware monitor shows whether a fan turns there): "
-			    "check the fan",
-			    s->chip, s->label, s->device[0] ? s->device : "?",
-			    s->max > 0 ? " after turning earlier in the step" : "");
 		if (s->kind != K_TEMP || !s->n || open)
 			continue;
 		if (s->max > hottest) {
 			hottest = s->max;
 			hottest_label = s->label;
 		}
+		ref = sensor_ref(s, name, sizeof(name));
 		/* a limit of 0 or below is a driver that does not know it, not a limit */
 		if (isfinite(s->crit) && s->crit > 0 && s->max >= s->crit)
-			ps_rec_find(findings, "warn", "over_limit", &machine, s->max, s->crit, "C",
-				    "%s %s (%s) reached %.1f °C during the step, at or above its "
-				    "critical limit %.1f °C: check the cooling",
-				    s->chip, s->label, s->device[0] ? s->device : "?", s->max,
-				    s->crit);
+			ps_rec_find(
+			    findings, "warn", "over_limit", &ref, s->max, s->crit, "C",
+			    "reached %.1f °C during the step (%s), at or above its critical "
+			    "limit %.1f °C: check the cooling",
+			    s->max, s->device[0] ? s->device : "?", s->crit);
 		else if (isfinite(s->high) && s->high > 0 && s->max >= s->high)
-			ps_rec_find(findings, "warn", "over_limit", &machine, s->max, s->high, "C",
-				    "%s %s (%s) reached %.1f °C during the step, at or above its "
-				    "limit %.1f °C: check the cooling",
-				    s->chip, s->label, s->device[0] ? s->device : "?", s->max,
-				    s->high);
+			ps_rec_find(findings, "warn", "over_limit", &ref, s->max, s->high, "C",
+				    "reached %.1f °C during the step (%s), at or above its limit "
+				    "%.1f °C: check the cooling",
+				    s->max, s->device[0] ? s->device : "?", s->high);
 	}
+	judge_fans(findings, ss);
 	ps_json_set(o, "sensors", arr);
 	ps_json_set(o, "hottest_c", isfinite(hottest) ? ps_json_new_num(hottest, 1) : NULL);
 	ps_json_set_str(o, "hottest", hottest_label);
@@ -464,7 +503,7 @@ json_object *ps_sensors_stop(struct ps_sensors *ss, bool throughput)
 		json_object_array_add(tcpus, e);
 		total_core += dc > 0 ? dc : 0;
 		total_pkg += dp > 0 ? dp : 0;
-		w = snprintf(cpus + used, sizeof(cpus) - used, "%s%d", used ? ", " : "", c);
+		w = snprintf(cpus + used, sizeof(cpus) - used, "%s%d", used ? ", " : "CPU ", c);
 		if (w > 0 && (size_t)w < sizeof(cpus) - used)
 			used += (size_t)w;
 	}
@@ -474,11 +513,12 @@ json_object *ps_sensors_stop(struct ps_sensors *ss, bool throughput)
 	ps_json_set(thr, "cpus", tcpus);
 	ps_json_set(o, "throttle", thr);
 	if (total_core || total_pkg)
-		ps_rec_find(findings, throughput ? "warn" : "info", "throttled", &machine,
+		ps_rec_find(findings, throughput ? "warn" : "info", "throttled",
+			    &(struct ps_dev_ref){PS_DEV_MACHINE, NULL, cpus},
 			    (double)(total_core + total_pkg), 0, "events",
-			    "CPU %s throttled during the step (%lld core, %lld package events): "
-			    "it slowed down for heat or power, so %s",
-			    cpus, (long long)total_core, (long long)total_pkg,
+			    "throttled during the step (%lld core, %lld package events): it slowed "
+			    "down for heat or power, so %s",
+			    (long long)total_core, (long long)total_pkg,
 			    throughput ? "this step's figures may be low for that reason, not the "
 					 "device's"
 				       : "check the cooling");
