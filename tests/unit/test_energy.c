@@ -63,6 +63,16 @@ static bool is_null(json_object *o, const char *key)
 	return json_object_object_get_ex(o, key, NULL) && get(o, key) == NULL;
 }
 
+/* o says there is no figure, for a reason holding why; o is put. */
+static void check_unavailable(json_object *o, const char *why)
+{
+	CHECK(b(o, "available") == 0);
+	CHECK(s(o, "reason") && strstr(s(o, "reason"), why) != NULL);
+	CHECK(is_null(o, "joules") && is_null(o, "avg_w") && is_null(o, "peak_w"));
+	CHECK_INT(ps_json_len(get(o, "per_watt")), 0);
+	json_object_put(o);
+}
+
 static void test_delta(void)
 {
 	uint64_t d = 0;
@@ -159,16 +169,11 @@ static void test_bad_counter(void)
 {
 	char *root = copy_fixture("epyc-7543");
 	struct ps_energy *e = ps_energy_start(root);
-	json_object *o;
 
 	ps_energy_sample_at(e, 0.0);
 	set_uj(root, "intel-rapl:0", 70000000000ULL); /* past 65532610987 */
 	ps_energy_sample_at(e, 1.0);
-	o = ps_energy_stop(e, NULL, NULL);
-	CHECK(b(o, "available") == 0);
-	CHECK(strstr(s(o, "reason"), "read past its range") != NULL);
-	CHECK(is_null(o, "joules"));
-	json_object_put(o);
+	check_unavailable(ps_energy_stop(e, NULL, NULL), "read past its range");
 	tree_done(root);
 }
 
@@ -265,39 +270,30 @@ static void test_absent(void)
 		   "model\t\t: 107\nflags\t\t: fpu de pse tsc msr hypervisor lahf_lm\n",
 		   true, NULL);
 
-	CHECK(b(o, "available") == 0);
-	CHECK(strstr(s(o, "reason"), "virtual machine") != NULL);
-	CHECK(is_null(o, "joules") && is_null(o, "avg_w") && is_null(o, "peak_w"));
-	CHECK_INT(ps_json_len(get(o, "per_watt")), 0);
-	json_object_put(o);
+	check_unavailable(o, "virtual machine");
 
 	/* seed 001's Phenom II X6 1065T: AMD family 10h, before RAPL */
 	o = absent("processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 16\nmodel\t\t: 10\n"
 		   "flags\t\t: fpu vme\n",
 		   true, NULL);
-	CHECK(strstr(s(o, "reason"), "AuthenticAMD family 0x10 model 0xa has no RAPL") != NULL);
-	json_object_put(o);
+	check_unavailable(o, "AuthenticAMD family 0x10 model 0xa has no RAPL");
 
 	/* a Zen CPU whose RAPL driver is missing from the image */
 	o = absent("processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\nmodel\t\t: 1\n"
 		   "flags\t\t: fpu rapl\n",
 		   true, NULL);
-	CHECK(strstr(s(o, "reason"), "intel_rapl_common is not loaded") != NULL);
-	json_object_put(o);
+	check_unavailable(o, "intel_rapl_common is not loaded");
 	o = absent("processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 85\n",
 		   true, "intel_rapl_common");
-	CHECK(strstr(s(o, "reason"), "intel_rapl_msr is not") != NULL);
-	json_object_put(o);
+	check_unavailable(o, "intel_rapl_msr is not");
 	o = absent("processor\t: 0\nvendor_id\t: GenuineIntel\n", false, NULL);
-	CHECK(strstr(s(o, "reason"), "no powercap interface") != NULL);
-	json_object_put(o);
+	check_unavailable(o, "no powercap interface");
 }
 
 static void test_unreadable(void)
 {
 	char *root = copy_fixture("i5-13500");
 	struct ps_energy *e;
-	json_object *o;
 	char cmd[PATH_MAX + 64];
 
 	/* energy_uj that cannot be read (a folder here; EACCES for a user on a live system) */
@@ -309,11 +305,7 @@ static void test_unreadable(void)
 	e = ps_energy_start(root);
 	ps_energy_sample_at(e, 0);
 	ps_energy_sample_at(e, 1);
-	o = ps_energy_stop(e, NULL, NULL);
-	CHECK(b(o, "available") == 0);
-	CHECK(strstr(s(o, "reason"), "cannot be read") != NULL);
-	CHECK(is_null(o, "joules"));
-	json_object_put(o);
+	check_unavailable(ps_energy_stop(e, NULL, NULL), "cannot be read");
 	tree_done(root);
 }
 

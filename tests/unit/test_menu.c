@@ -212,7 +212,7 @@ static void test_wall(void)
 	drive("pabc\r205 W\r", &out);
 	CHECK(strstr(out, "'abc' is not a reading in watts") != NULL);
 	CHECK(strstr(out, "the machine waits at this menu now") != NULL);
-	CHECK(strstr(out, "full load now: read the wall meter") != NULL);
+	CHECK(strstr(out, "\"burn-in: read wall meter\"") != NULL);
 	CHECK_STR(menu_cfg.wall_idle, "");
 	CHECK_STR(menu_cfg.wall_load, "205.0");
 	CHECK_STR(menu_cfg.wall_source, "menu");

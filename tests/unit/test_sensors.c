@@ -184,25 +184,19 @@ static void test_cpuinfo_text(void)
 	CHECK_INT(m.n, 0);
 }
 
-static size_t count_rule(json_object *o, const char *rule)
+/* How many elements of o's array have key equal to value. */
+static size_t count(json_object *o, const char *array, const char *key, const char *value)
 {
-	json_object *f = ps_json_arr(o, "findings");
-	size_t k = 0;
-
-	for (size_t i = 0; i < ps_json_len(f); i++)
-		k += strcmp(ps_json_str_or(ps_json_at(f, i), "rule", ""), rule) == 0;
-	return k;
-}
-
-static size_t count_kind(json_object *o, const char *kind)
-{
-	json_object *a = get(o, "sensors");
+	json_object *a = ps_json_arr(o, array);
 	size_t k = 0;
 
 	for (size_t i = 0; i < ps_json_len(a); i++)
-		k += strcmp(ps_json_str_or(ps_json_at(a, i), "kind", ""), kind) == 0;
+		k += strcmp(ps_json_str_or(ps_json_at(a, i), key, ""), value) == 0;
 	return k;
 }
+
+#define count_rule(o, rule) count(o, "findings", "rule", rule)
+#define count_kind(o, kind) count(o, "sensors", "kind", kind)
 
 /* NCT6776F on an ASRock 970 Extreme4 (a forum post, 2012): Vbat above its window, every fan
  * at 0 rpm with its alarm set, AUXTIN open. */

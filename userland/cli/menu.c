@@ -403,7 +403,7 @@ static bool enter_wall(struct ps_menu_env *env)
 			  c->wall_idle, sizeof(c->wall_idle)) ||
 	    !wall_reading(env,
 			  "Full load: during the burn-in (b, then 2), when its progress line says "
-			  "\"full load now: read the wall meter\".",
+			  "\"burn-in: read wall meter\".",
 			  c->wall_load, sizeof(c->wall_load)))
 		return false;
 	snprintf(c->wall_source, sizeof(c->wall_source), "menu");

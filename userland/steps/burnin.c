@@ -96,10 +96,13 @@
 #define MAX_TEMPS	 64
 #define MAX_FANS	 32
 #define MAX_RAILS	 32
-#define WALL_CUE_S	 15 /* s of full load before the wall meter is read: the power has settled */
 #define MAX_DISKS	 16
 #define START_WAIT_S	 60 /* s for stress-ng's "dispatching hogs" line, then count from the fork */
 #define MIB		 (1024ULL * 1024ULL)
+#define WALL_CUE_S	 15 /* s of full load before the wall meter is read: the power has settled */
+
+/* The progress line that says so (the console shows 24 characters of a phase). */
+#define WALL_CUE_PHASE "burn-in: read wall meter"
 
 /* ---- what is sampled ---- */
 
@@ -764,7 +767,7 @@ static int run(struct ps_ctx *ctx)
 			 */
 			cued = true;
 			ps_json_set_num(ctx->data, "wall_cue_s", elapsed, 1);
-			ps_progress_phase(ctx, "full load now: read the wall meter", budget, "s");
+			ps_progress_rename(ctx, WALL_CUE_PHASE);
 		}
 		ps_progress_set(ctx, (uint64_t)(start_t < 0 || ran < budget ? ran : budget));
 		if (elapsed >= next && n < MAX_SAMPLES + 4) {
