@@ -113,6 +113,14 @@ void ps_findf(struct ps_ctx *ctx, enum ps_severity sev, struct ps_dev_ref dev, c
 void ps_examined(struct ps_ctx *ctx, struct ps_dev_ref dev, const char *rule, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/*
+ * The step meant to measure dev and could not (a port in use, a drive that
+ * gave no SMART): its verdict in this step is "untested" with this reason,
+ * never pass, and the report's verdicts list it as not tested.
+ */
+void ps_not_tested(struct ps_ctx *ctx, struct ps_dev_ref dev, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* Why the step was skipped, aborted or could not run (steps[].reason). */
 void ps_step_reason(struct ps_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

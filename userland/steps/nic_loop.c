@@ -70,6 +70,7 @@
 
 #include "core/step.h"
 #include "core/util.h"
+#include "hw/port_use.h"
 #include "engines/net/cost.h"
 #include "engines/net/iperf_pair.h"
 #include "engines/net/ports.h"
@@ -256,7 +257,8 @@ static bool measure_pair(struct loop *l, const struct ps_pair *pr)
 	return go_on;
 }
 
-static void no_pairs_finding(struct loop *l, size_t with_link)
+/* Why no pair was measured: the info finding, and the step's reason for being skipped. */
+static void no_pairs(struct loop *l, size_t with_link)
 {
 	size_t total = l->ctx->inv->n_nics;
 	char why[160];
@@ -277,6 +279,7 @@ static void no_pairs_finding(struct loop *l, size_t with_link)
 			 "elsewhere (a switch does not forward the probe)");
 	ps_findf(l->ctx, PS_SEV_INFO, (struct ps_dev_ref){0}, "no_pairs",
 		 "no port pairs measured: %s", why);
+	ps_step_reason(l->ctx, "no port pair measured: %s", why);
 }
 
 static int run(struct ps_ctx *ctx)
@@ -285,12 +288,20 @@ static int run(struct ps_ctx *ctx)
 	json_object *data = ctx->data, *streams = json_object_new_array();
 	struct ps_pair pairs[PS_PORTS_MAX / 2];
 	bool reach[PS_PORTS_MAX * PS_PORTS_MAX], aborted = false, paired[PS_PORTS_MAX] = {false};
+	bool unrestored = false;
 	const char *partner[PS_PORTS_MAX] = {NULL};
 	size_t npairs = 0, with_link;
 	int ret;
 
 	if (ctx->root && ctx->root[0]) {
 		ps_step_reason(ctx, "moves real network ports: live system only, not with --root");
+		for (size_t i = 0; i < ctx->inv->n_nics; i++) {
+			char why[200];
+
+			ps_not_tested(ctx, ps_nic_ref(&ctx->inv->nics[i]), "%s",
+				      ps_port_root_untested(ctx->root, ctx->inv->nics[i].name, why,
+							    sizeof(why)));
+		}
 		json_object_put(streams);
 		return PS_SKIPPED;
 	}
@@ -338,6 +349,7 @@ static int run(struct ps_ctx *ctx)
 		if (l.ps.left[i].skip == PS_PORT_IN_USE)
 			ps_findf(ctx, PS_SEV_INFO, ref, "in_use", "not tested: %s",
 				 l.ps.left[i].why);
+		ps_not_tested(ctx, ref, "%s", l.ps.left[i].why);
 		port_row(&l, l.ps.left[i].name, NULL,
 			 l.ps.left[i].skip == PS_PORT_IN_USE ? "in use" : "not tested",
 			 l.ps.left[i].why);
@@ -365,9 +377,11 @@ static int run(struct ps_ctx *ctx)
 		if (p->skip == PS_PORT_SETUP) {
 			ps_findf(ctx, PS_SEV_WARN, ps_port_ref(p), "setup_failed", "%s", p->why);
 			port_row(&l, p->name, NULL, "not tested", p->why);
+			ps_not_tested(ctx, ps_port_ref(p), "%s", p->why);
 		} else if (p->skip == PS_PORT_NO_LINK) {
 			ps_findf(ctx, PS_SEV_INFO, ps_port_ref(p), "no_link", "%s", p->why);
 			port_row(&l, p->name, NULL, "no link", p->why);
+			ps_not_tested(ctx, ps_port_ref(p), "%s", p->why);
 		} else if (paired[i]) {
 			port_row(&l, p->name, partner[i], "paired", NULL);
 		} else if (!aborted) {
@@ -380,19 +394,26 @@ static int run(struct ps_ctx *ctx)
 			if (with_link > 1)
 				ps_findf(ctx, PS_SEV_INFO, ps_port_ref(p), "no_partner", "%s", why);
 			port_row(&l, p->name, NULL, "unpaired", why);
+			ps_not_tested(ctx, ps_port_ref(p), "%s", why);
 		}
 	}
 	if (!aborted && npairs == 0)
-		no_pairs_finding(&l, with_link);
+		no_pairs(&l, with_link);
 	for (size_t k = 0; !aborted && k < npairs; k++)
 		aborted = !measure_pair(&l, &pairs[k]);
 
 	ps_ports_close(&l.ps);
 	for (size_t i = 0; i < l.ps.n; i++)
-		if (l.ps.p[i].restore_error[0])
+		if (l.ps.p[i].restore_error[0]) {
 			ps_findf(ctx, PS_SEV_FAIL, ps_port_ref(&l.ps.p[i]), "not_restored", "%s",
 				 l.ps.p[i].restore_error);
-	return aborted || l.ps.aborted ? PS_ABORTED : PS_PASS;
+			unrestored = true;
+		}
+	if (aborted || l.ps.aborted)
+		return PS_ABORTED;
+	/* nothing measured is never a pass (docs/rules.md, "Measured or not"); a port not
+	 * restored still fails the step */
+	return npairs || unrestored ? PS_PASS : PS_SKIPPED;
 }
 
 static double estimate(const struct ps_ctx *ctx)
