@@ -14,6 +14,7 @@
 
 #include "hw/hwmon_limits.h"
 #include "record/platform.h"
+#include "report/report.h"
 #include "report/json.h"
 
 #include <math.h>
@@ -345,6 +346,49 @@ static void test_rail_judge(void)
 	CHECK(ps_rail_name("it8728", "in8") == NULL);  /* it87 labels its own */
 }
 
+/* The sensors member of a step as report.txt shows it (malloc'd). */
+static char *shown(json_object *sensors)
+{
+	static const struct ps_view *const views[] = {&ps_sensors_view};
+	static const struct ps_view_set set = {views, 1};
+	json_object *report = ps_report_new("quick", 0), *step = json_object_new_object();
+	char *text;
+
+	json_object_object_add(step, "name", json_object_new_string("smart"));
+	json_object_object_add(step, "status", json_object_new_string("pass"));
+	json_object_object_add(step, "sensors", sensors);
+	json_object_array_add(ps_json_arr(report, "steps"), step);
+	text = ps_report_text(report, &set, 0);
+	json_object_put(report);
+	return text;
+}
+
+/* Tables by kind for this version's reports; an older report's sensors in one table as before. */
+static void test_view_versions(void)
+{
+	struct ps_sensors *ss =
+	    ps_sensors_start(FIXTURES "/power/hwmon/nct6776-asrock-970-extrem4");
+	char *text;
+
+	ps_sensors_sample(ss);
+	text = shown(ps_sensors_stop(ss, false));
+	CHECK(strstr(text, "Temperatures during the step") != NULL);
+	CHECK(strstr(text, "Fans during the step") != NULL);
+	CHECK(strstr(text, "Voltages during the step") != NULL);
+	CHECK(strstr(text, "Vbat (in8)   3.344") != NULL);
+	CHECK(strstr(text, "Sensors during the step") == NULL);
+	free(text);
+	text = shown(json_tokener_parse(
+	    "{\"available\": true, \"samples\": 2, \"sensors\": [{\"chip\": \"coretemp\", "
+	    "\"label\": \"Package id 0\", \"kind\": \"temp\", \"unit\": \"C\", \"min\": 41.0, "
+	    "\"max\": 57.0}, {\"chip\": \"nct6798\", \"label\": \"fan2\", \"kind\": \"fan\", "
+	    "\"unit\": \"rpm\", \"min\": 1130, \"max\": 1140}]}"));
+	CHECK(strstr(text, "Sensors during the step") != NULL);
+	CHECK(strstr(text, "Package id 0") != NULL && strstr(text, "fan2") != NULL);
+	CHECK(strstr(text, "Temperatures during the step") == NULL);
+	free(text);
+}
+
 int main(void)
 {
 	test_rail_judge();
@@ -352,6 +396,7 @@ int main(void)
 	test_nct6776_board();
 	test_nct6798_unset_limits();
 	test_fan_stops();
+	test_view_versions();
 	test_bare();
 	test_cpuinfo_text();
 	return check_done("test_sensors");

@@ -450,6 +450,7 @@ json_object *ps_sensors_stop(struct ps_sensors *ss, bool throughput)
 		ps_json_set(e, "last", s->n ? num_or_null(s->last, dec) : NULL);
 		/* the last reading again under its kind's name: what each kind's table shows */
 		ps_json_set(e, kind_reading[s->kind], s->n ? num_or_null(s->last, dec) : NULL);
+		ps_json_set(e, "sampled", json_object_new_boolean(s->n > 0));
 		ps_json_set(e, "low", num_or_null(s->low, dec));
 		ps_json_set(e, "high", num_or_null(s->high, dec));
 		ps_json_set(e, "crit", num_or_null(s->crit, dec));
@@ -565,6 +566,18 @@ static const struct ps_col summary_cols[] = {
     {.path = "/freq/source", .title = "frequency from"},
 };
 
+/* Reports written before the tables by kind: every sensor in one table, as they were shown. */
+static const struct ps_col sensor_cols[] = {
+    {.path = "/chip", .title = "chip", .flags = PS_COL_KEY},
+    {.path = "/device", .title = "device", .flags = PS_COL_KEY | PS_COL_OPTIONAL},
+    {.path = "/label", .title = "sensor", .flags = PS_COL_KEY},
+    {.path = "/min", .title = "min", .decimals = 1},
+    {.path = "/max", .title = "max", .decimals = 1, .better = PS_BETTER_LOWER},
+    {.path = "/unit", .title = "unit"},
+    {.path = "/high", .title = "high", .decimals = 1, .flags = PS_COL_OPTIONAL},
+    {.path = "/crit", .title = "crit", .decimals = 1, .flags = PS_COL_OPTIONAL},
+};
+
 static const struct ps_col temp_cols[] = {
     {.path = "/chip", .title = "chip", .flags = PS_COL_KEY},
     {.path = "/device", .title = "device", .flags = PS_COL_KEY | PS_COL_OPTIONAL},
@@ -616,6 +629,13 @@ static const struct ps_block blocks[] = {
      .rows = "",
      .when = "/available",
      .cols = PS_COLS(summary_cols)},
+    {.kind = PS_BLOCK_TABLE,
+     .id = "sensors_v1",
+     .title = "Sensors during the step",
+     .rows = "/sensors",
+     .when = "/max",
+     .unless = "/sampled",
+     .cols = PS_COLS(sensor_cols)},
     {.kind = PS_BLOCK_TABLE,
      .id = "sensors",
      .title = "Temperatures during the step",
