@@ -55,30 +55,27 @@ missing, total = [], 0
 sources = [(os.path.basename(p)[:-2], p) for p in glob.glob(os.path.join(root, "userland/steps/*.c"))]
 sources += [(os.path.basename(p)[: -len("_rules.c")], p)
             for p in glob.glob(os.path.join(root, "userland/hw/*_rules.c"))]
+def literals(src, call, arg):
+    """The string literals of argument arg (0-based) of every call to call in src."""
+    found = set()
+    for m in re.finditer(r"\b%s\s*\(" % call, src):
+        a = args_of(src, m.end() - 1)
+        if len(a) > arg:
+            found.update(re.findall(r'"([a-z0-9_]+)"', a[arg]))
+    return found
+
+
 for step, path in sorted(sources):
     src = open(path, encoding="utf-8").read()
     rules = set(re.findall(r'\.rule\s*=\s*"([a-z0-9_]+)"', src))
-    for m in re.finditer(r"\bps_findf\s*\(", src):
-        a = args_of(src, m.end() - 1)
-        if len(a) >= 4:
-            rules.update(re.findall(r'"([a-z0-9_]+)"', a[3]))
-    for m in re.finditer(r"\bhit\s*\(", src):
-        a = args_of(src, m.end() - 1)
-        if len(a) >= 3:
-            rules.update(re.findall(r'"([a-z0-9_]+)"', a[2]))
+    rules |= literals(src, "ps_findf", 3) | literals(src, "hit", 2)
     for r in sorted(rules):
         total += 1
         if f"`{r}`" not in doc and f"`{step}.{r}`" not in doc:
             missing.append(f"{step}.{r}")
 for path in sorted(glob.glob(os.path.join(root, "userland/record/*.c"))):
     member = os.path.basename(path)[:-2]
-    src = open(path, encoding="utf-8").read()
-    rules = set()
-    for m in re.finditer(r"\bps_rec_find\s*\(", src):
-        a = args_of(src, m.end() - 1)
-        if len(a) >= 3:
-            rules.update(re.findall(r'"([a-z0-9_]+)"', a[2]))
-    for r in sorted(rules):
+    for r in sorted(literals(open(path, encoding="utf-8").read(), "ps_rec_find", 2)):
         total += 1
         if f"`{member}.{r}`" not in doc:
             missing.append(f"{member}.{r}")
