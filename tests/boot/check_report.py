@@ -207,6 +207,12 @@ def main():
         bad.append("coldplug.superio: expected %s with no chip under QEMU: %r" % (want_method, sio))
     if locked and "lockdown" not in (sio.get("reason") or ""):
         bad.append("coldplug.superio: the reason should name the lockdown: %r" % sio.get("reason"))
+    if locked:
+        # a driver that found no chip is unloaded again, with the helpers its load pulled in
+        nct = [d for d in sio.get("drivers") or [] if d.get("module") == "nct6775"]
+        if not nct or "unloaded" not in (nct[0].get("result") or "") or \
+                "nct6775_core" not in (nct[0].get("unloaded") or []):
+            bad.append("coldplug.superio: nct6775 found no chip but its helpers stayed: %r" % nct)
     for d in sio.get("drivers") or []:
         if d.get("result") == "claimed":
             bad.append("coldplug.superio: %s claimed a chip QEMU does not have" % d.get("module"))
