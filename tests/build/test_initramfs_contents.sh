@@ -162,6 +162,12 @@ grep -qx efivarfs <<<"$mods" || fail "efivarfs (the report's Secure Boot state) 
 for m in drivetemp nct6775 nct6683 it87 f71882fg w83627ehf asus_atk0110 asus_wmi_sensors; do
 	grep -qx "$m" <<<"$mods" || fail "$m (hardware monitoring) is missing"
 done
+# The energy recorder's RAPL counters: coldplug loads intel_rapl_common by the CPU's
+# modalias (Intel models, AMD family 17h/19h), then intel_rapl_msr by the platform
+# device it creates.
+for m in intel_rapl_common intel_rapl_msr; do
+	grep -qx "$m" <<<"$mods" || fail "$m (RAPL energy counters) is missing"
+done
 # What the drivers step reads (initramfs/drivers-data.py).
 for f in modules.alias.zst pci.ids.zst usb.ids.zst families firmware.json; do
 	has_file "/usr/share/probestick/$f"

@@ -2,6 +2,7 @@
  * Pure string functions, except ps_config_load which reads the two files. */
 #include "core/config.h"
 #include "core/scratch.h"
+#include "core/wall.h"
 #include "hw/md.h"
 #include "core/util.h"
 #include "report/json.h"
@@ -407,6 +408,16 @@ static int check_burnin(const char *value, const char *v, char *why, size_t whyl
 	return -EINVAL;
 }
 
+static int check_wall(const char *value, const char *v, char *why, size_t whylen)
+{
+	double w;
+
+	if (!*value || ps_wall_parse(value, &w) == 0)
+		return 0;
+	snprintf(why, whylen, "'%s' is not a wall meter's reading in watts (105, 98.5W)", v);
+	return -EINVAL;
+}
+
 static int check_steps(const char *value, const char *v, char *why, size_t whylen)
 {
 	/* Names are checked when the plan is chosen, against the steps compiled in. */
@@ -543,6 +554,8 @@ static const struct config_key {
     KEY(stream, stream, check_stream),
     KEY(memtest, memtest, check_memtest),
     KEY(burnin, burnin, check_burnin),
+    KEY(wall_idle, wall_idle, check_wall),
+    KEY(wall_load, wall_load, check_wall),
 };
 
 static const struct config_key *find_key(const char *name)

@@ -37,6 +37,12 @@ struct ps_config {
 	char memtest[16]; /* the memtest step's size: SIZE (256M, 2G) or N% of free; "" its default
 			   */
 	char burnin[16];  /* the burnin step's budget: 90s, 10m, 1h, 1h30m; "" its default */
+	char wall_idle[16]; /* a wall meter's reading with the machine idle: "105", "105W"; "" none
+			     */
+	char wall_load[16]; /* the same under full load (the burn-in says when to read it) */
+	/* not keys: where the readings came from when not probestick.cfg */
+	char wall_source[16];  /* "menu"; "" probestick.cfg */
+	char wall_entered[32]; /* when they were entered in the menu (RFC 3339) */
 };
 
 /* net=: how the port facing a peer gets its address. */

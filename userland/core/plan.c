@@ -12,6 +12,7 @@
 #include "core/util.h"
 #include "hw/hw.h"
 #include "hw/inventory.h"
+#include "record/energy.h"
 #include "record/kcapture.h"
 #include "record/kmsg.h"
 #include "record/platform.h"
@@ -175,6 +176,8 @@ static void plan_json(json_object *ps, const struct ps_run_opts *o)
 		    {"array_extrapolate", o->cfg->array_extrapolate},
 		    {"memtest", o->cfg->memtest},
 		    {"burnin", o->cfg->burnin},
+		    {"wall_idle", o->cfg->wall_idle},
+		    {"wall_load", o->cfg->wall_load},
 		};
 
 		ps_json_set_str(cfg, "then", o->cfg->then);
@@ -500,20 +503,6 @@ static void recorder_findings(json_object *findings, json_object *step)
  * higher is better. A CPU that throttles during it may be why a figure is
  * low, which makes throttling a warning there.
  */
-/* What the sampler's thread reads with every load sample: sensors, idle links. */
-struct step_sampled {
-	struct ps_sensors *sensors;
-	struct ps_links *links;
-};
-
-static void step_sample(void *arg)
-{
-	struct step_sampled *sp = arg;
-
-	ps_sensors_sample(sp->sensors);
-	ps_links_sample(sp->links);
-}
-
 static bool measures_throughput(const struct ps_step_ops *s)
 {
 	for (size_t b = 0; s->view && b < s->view->nblocks; b++)
@@ -524,6 +513,36 @@ static bool measures_throughput(const struct ps_step_ops *s)
 				return true;
 		}
 	return false;
+}
+
+/* What the sampler's thread reads with every load sample: sensors, energy, idle links. */
+struct ticked {
+	struct ps_sensors *sensors;
+	struct ps_energy *energy;
+	struct ps_links *links;
+};
+
+static void tick(void *arg)
+{
+	struct ticked *t = arg;
+
+	ps_sensors_sample(t->sensors);
+	ps_energy_sample(t->energy);
+	ps_links_sample(t->links);
+}
+
+/* The wall meter's readings probestick.cfg (or the menu) gave for this run. */
+static void wall_from_cfg(json_object *report, const struct ps_config *cfg)
+{
+	struct ps_wall w = {NAN, NAN, NULL, NULL};
+
+	if (cfg && ps_wall_parse(cfg->wall_idle, &w.idle_w) < 0)
+		w.idle_w = NAN;
+	if (cfg && ps_wall_parse(cfg->wall_load, &w.load_w) < 0)
+		w.load_w = NAN;
+	w.source = cfg && cfg->wall_source[0] ? cfg->wall_source : "probestick.cfg";
+	w.entered = cfg && cfg->wall_entered[0] ? cfg->wall_entered : NULL;
+	ps_power_update(report, &w);
 }
 
 static double estimate_rest(struct runner *r, size_t from, const struct ps_ctx *base)
@@ -595,10 +614,8 @@ static void run_step(struct runner *r, size_t i)
 		    ps_links_start(o->root, r->module_fd, r->inv.taken ? &r->inv : NULL);
 		struct ps_aer *aer = ps_aer_start(o->root);
 		struct ps_edac_rec *ed = ps_edac_start(o->root);
-		struct ps_sensors *sn = ps_sensors_start(o->root);
-		struct step_sampled sampled = {.sensors = sn, .links = lk};
-		struct ps_sampler *smp =
-		    ps_sampler_start_hooked(o->root, 1000, step_sample, &sampled);
+		struct ticked tk = {ps_sensors_start(o->root), ps_energy_start(o->root), lk};
+		struct ps_sampler *smp = ps_sampler_start_hooked(o->root, 1000, tick, &tk);
 		struct ps_kmsg *km = ps_kmsg_start(o->root);
 		struct ps_kcapture *kc = ps_kcapture_start(r->kprobes);
 		const struct ps_inventory *inv;
@@ -609,7 +626,8 @@ static void run_step(struct runner *r, size_t i)
 		ps_json_set(step, "probes", ps_kcapture_stop_keep(kc, &recs));
 		ps_json_set(step, "kmsg", ps_kmsg_stop(km, inv));
 		ps_json_set(step, "load", ps_sampler_stop(smp));
-		ps_json_set(step, "sensors", ps_sensors_stop(sn, measures_throughput(s)));
+		ps_json_set(step, "sensors", ps_sensors_stop(tk.sensors, measures_throughput(s)));
+		ps_json_set(step, "energy", ps_energy_stop(tk.energy, s->view, data));
 		ps_json_set(step, "links", ps_links_stop(lk, inv));
 		ps_json_set(step, "aer", ps_aer_stop(aer, recs, inv));
 		ps_json_set(step, "mce", ps_mce_from_records(recs));
@@ -645,6 +663,7 @@ static void run_step(struct runner *r, size_t i)
 		/* A step may have corrected it (smart: a drive's identity behind a USB bridge). */
 		ps_inventory_json(&r->inv, r->report);
 	}
+	ps_power_update(r->report, NULL);
 	if (o->ui && o->ui->step_end)
 		o->ui->step_end(o->ui->arg, i, o->n_steps, s, step);
 	ps_step_run_done(&run);
@@ -662,6 +681,7 @@ int ps_plan_run(const struct ps_run_opts *o, struct ps_run_result *res)
 		json_object_array_add(ps_json_get(r.report, "warnings"),
 				      json_object_get(json_object_array_get_idx(o->warnings, i)));
 	r.module_fd = fill_probestick(r.report, o);
+	wall_from_cfg(r.report, o->cfg);
 	if (o->stick)
 		ps_json_set(r.report, "stick", json_object_get(o->stick));
 	/* The probes are patched in once for the plan; each step only opens a window. */

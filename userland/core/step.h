@@ -142,6 +142,8 @@ const char *ps_status_name(enum ps_status s);
  * (time-bounded work), or a plain word ("runs", "sectors").
  */
 void ps_progress_phase(struct ps_ctx *ctx, const char *phase, uint64_t total, const char *unit);
+/* The same phase, its work and rate kept, under a new name (a cue: "read the wall meter"). */
+void ps_progress_rename(struct ps_ctx *ctx, const char *phase);
 /* The phase grew (more runs than planned: a noisy figure): its new total. */
 void ps_progress_total(struct ps_ctx *ctx, uint64_t total);
 /* Work done so far in the phase; cheap, call it as often as you like. */

@@ -490,6 +490,63 @@ static const struct ps_col coldplug_cols[] = {
     {.path = "/error", .title = "error", .flags = PS_COL_WIDE},
 };
 
+/* The wall meter's readings (by hand, seed 001) beside RAPL's figures of the run. */
+static const struct ps_col power_cols[] = {
+    {.path = "/power/wall/idle_w",
+     .title = "wall, idle",
+     .unit = "W",
+     .decimals = 1,
+     .better = PS_BETTER_LOWER},
+    {.path = "/power/wall/load_w",
+     .title = "wall, full load",
+     .unit = "W",
+     .decimals = 1,
+     .better = PS_BETTER_LOWER},
+    {.path = "/power/wall/source", .title = "wall read into"},
+    {.path = "/power/rapl/low_w",
+     .title = "RAPL lowest (1 s)",
+     .unit = "W",
+     .decimals = 1,
+     .better = PS_BETTER_LOWER},
+    {.path = "/power/rapl/load_w",
+     .title = "RAPL load",
+     .unit = "W",
+     .decimals = 1,
+     .better = PS_BETTER_LOWER},
+    {.path = "/power/rapl/load_step", .title = "RAPL load in step"},
+    {.path = "/power/rapl/peak_w", .title = "RAPL peak (1 s)", .unit = "W", .decimals = 1},
+    {.path = "/power/rest_idle_w", .title = "wall - RAPL, idle", .unit = "W", .decimals = 1},
+    {.path = "/power/rest_load_w", .title = "wall - RAPL, load", .unit = "W", .decimals = 1},
+    {.path = "/power/rapl/reason", .title = "RAPL not measured", .flags = PS_COL_WIDE},
+};
+
+static const struct ps_col superio_cols[] = {
+    {.path = "/port", .title = "port", .flags = PS_COL_KEY},
+    {.path = "/id", .title = "chip id"},
+    {.path = "/chip", .title = "chip"},
+    {.path = "/driver", .title = "driver"},
+    {.path = "/vendor", .title = "vendor", .flags = PS_COL_OPTIONAL},
+};
+
+static const struct ps_col superio_driver_cols[] = {
+    {.path = "/module", .title = "driver", .flags = PS_COL_KEY},
+    {.path = "/result", .title = "result", .flags = PS_COL_WIDE},
+    {.path = "/error", .title = "error", .flags = PS_COL_OPTIONAL},
+    {.path = "/unloaded", .title = "unloaded again", .flags = PS_COL_OPTIONAL},
+};
+
+static const struct ps_col superio_claim_cols[] = {
+    {.path = "/driver", .title = "driver", .flags = PS_COL_KEY},
+    {.path = "/device", .title = "device", .flags = PS_COL_KEY},
+    {.path = "/hwmon", .title = "hwmon"},
+    {.path = "/name", .title = "sensors chip"},
+};
+
+static const struct ps_col superio_how_cols[] = {
+    {.path = "/coldplug/superio/method", .title = "decided by"},
+    {.path = "/coldplug/superio/reason", .title = "why", .flags = PS_COL_WIDE},
+};
+
 static const struct ps_block blocks[] = {
     {.kind = PS_BLOCK_KV,
      .id = "machine",
@@ -579,6 +636,37 @@ static const struct ps_block blocks[] = {
      .title = "ECC errors since boot (EDAC)",
      .rows = "/memory/edac/dimms",
      .cols = PS_COLS(edac_cols)},
+    {.kind = PS_BLOCK_KV,
+     .id = "power",
+     .title = "Power: the wall meter (read by hand) beside RAPL",
+     .rows = "",
+     .when = "/power",
+     .cols = PS_COLS(power_cols),
+     .note = "RAPL counts the CPU packages and DRAM; the wall the whole machine and its "
+	     "supply's loss. wall= readings: probestick.cfg or the menu's p"},
+    {.kind = PS_BLOCK_KV,
+     .id = "superio",
+     .title = "Board sensor chip (Super I/O)",
+     .rows = "",
+     .when = "/coldplug/superio",
+     .cols = PS_COLS(superio_how_cols),
+     .flags = PS_BLOCK_ENV},
+    {.kind = PS_BLOCK_TABLE,
+     .id = "superio_chips",
+     .rows = "/coldplug/superio/chips",
+     .cols = PS_COLS(superio_cols),
+     .flags = PS_BLOCK_ENV},
+    {.kind = PS_BLOCK_TABLE,
+     .id = "superio_drivers",
+     .rows = "/coldplug/superio/drivers",
+     .cols = PS_COLS(superio_driver_cols),
+     .flags = PS_BLOCK_ENV},
+    {.kind = PS_BLOCK_TABLE,
+     .id = "superio_claims",
+     .rows = "/coldplug/superio/claims",
+     .cols = PS_COLS(superio_claim_cols),
+     .flags = PS_BLOCK_ENV,
+     .note = "which driver claimed which chip: the hwmon device its sensors appear under"},
     {.kind = PS_BLOCK_TABLE,
      .id = "coldplug_failed",
      .title = "Drivers that failed to load",
