@@ -373,7 +373,7 @@ static int mask_prefix(struct in_addr m)
 
 int ps_dhcp_parse_lease(const char *line, struct ps_net_addr *out)
 {
-	char ip[64] = "", subnet[64] = "", mask[64] = "", router[64] = "";
+	char ip[64] = "", subnet[64] = "", mask[64] = "", router[64] = "", dns[64] = "";
 	const char *p = strstr(line, "lease ");
 
 	memset(out, 0, sizeof(*out));
@@ -396,6 +396,8 @@ int ps_dhcp_parse_lease(const char *line, struct ps_net_addr *out)
 				dst = mask;
 			else if (klen == 6 && !strncmp(p, "router", 6))
 				dst = router;
+			else if (klen == 3 && !strncmp(p, "dns", 3))
+				dst = dns;
 			if (dst)
 				snprintf(dst, 64, "%.*s",
 					 (int)(n - klen - 1 < 63 ? n - klen - 1 : 63), eq + 1);
@@ -417,6 +419,7 @@ int ps_dhcp_parse_lease(const char *line, struct ps_net_addr *out)
 	if (out->prefix < 1)
 		return -EINVAL;
 	out->has_gw = router[0] && inet_pton(AF_INET, router, &out->gw) == 1;
+	out->has_dns = dns[0] && inet_pton(AF_INET, dns, &out->dns) == 1;
 	snprintf(out->how, sizeof(out->how), "dhcp");
 	return 0;
 }
@@ -425,7 +428,8 @@ int ps_dhcp_parse_lease(const char *line, struct ps_net_addr *out)
 static const char dhcp_script[] =
     "#!/bin/sh\n"
     "# written by probestick: print the lease, change nothing\n"
-    "case $1 in bound|renew) echo \"lease ip=$ip subnet=$subnet mask=$mask router=$router\" "
+    "case $1 in bound|renew) echo \"lease ip=$ip subnet=$subnet mask=$mask router=$router "
+    "dns=$dns\" "
     ";; esac\n"
     "exit 0\n";
 
