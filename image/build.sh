@@ -141,6 +141,10 @@ while read -r lib path; do
 	cp -L "$path" "$work/stress-ng/lib/$lib" || die "cannot copy $path (stress-ng's $lib)"
 done < <(ldd "$stress" | awk '$2 == "=>" && $3 ~ /^\// { print $1, $3 }')
 stress_version=$(dpkg-query -W -f='${Version}' stress-ng 2>/dev/null || echo unknown)
+# Debian's libcurl and its libraries, /tools/collect/lib on the stick: what
+# the collector's sender loads when probestick.cfg sets collect= (a stick
+# boot without one never loads them; netboot carries them as collect.img).
+scripts/collect-libs.sh "$OUT/probestick" "$work/collect/lib"
 stress_bytes=$(du -cb "$work/stress-ng" | tail -n 1 | cut -f1)
 stress_files=$(find "$work/stress-ng" -type f | wc -l)
 
@@ -209,7 +213,7 @@ with open(sys.argv[1], "w") as f:
 PY
 
 # Size: what goes on the stick, plus room for reports, in 64 MiB steps.
-content=$(du -cb "$vmlinuz" "$initrd" "$work"/{BOOTX64.EFI,grubx64.efi,mmx64.efi} "$syslinux_mods/ldlinux.c32" "${syslinux_ui[@]}" "$memtest_bin" "$memtest_efi" "$work/stress-ng" | tail -n 1 | cut -f1)
+content=$(du -cb "$vmlinuz" "$initrd" "$work"/{BOOTX64.EFI,grubx64.efi,mmx64.efi} "$syslinux_mods/ldlinux.c32" "${syslinux_ui[@]}" "$memtest_bin" "$memtest_efi" "$work/stress-ng" "$work/collect" | tail -n 1 | cut -f1)
 content_mb=$(((content + (1 << 20) - 1) >> 20))
 if [ -n "${PS_IMAGE_MB:-}" ]; then
 	image_mb=$PS_IMAGE_MB
@@ -244,7 +248,7 @@ mcopy -i "$fat" "$vmlinuz" ::/vmlinuz
 mcopy -i "$fat" "$initrd" ::/initrd.img
 mcopy -i "$fat" "$work/probestick.cfg" "$work/manifest.json" ::/
 mcopy -i "$fat" "$memtest_bin" "$memtest_efi" ::/
-mcopy -s -i "$fat" "$work/stress-ng" ::/tools/
+mcopy -s -i "$fat" "$work/stress-ng" "$work/collect" ::/tools/
 /usr/bin/python3 image/fat-settime.py "$fat" 0 "$SOURCE_DATE_EPOCH"
 # Clean means fsck.fat says nothing at all: it exits 0 on a boot sector that
 # differs from its backup, but says so.
