@@ -99,24 +99,13 @@ fill image/probestick.cfg >"$work/probestick.cfg"
 } >"$work/menu.txt"
 
 # UEFI: Debian's signed chain, taken from the packages make deps downloaded.
-efi=$work/efi
-mkdir -p "$efi"
-boot_chain=()
-for pkg in shim-signed shim-helpers-amd64-signed grub-efi-amd64-signed; do
-	deb=$PS_CACHE/debs/$pkg.deb
-	[ -s "$deb" ] || die "$deb is missing (make deps downloads Debian's signed boot chain)"
-	dpkg-deb -x "$deb" "$efi/$pkg"
-	boot_chain+=("$pkg=$(dpkg-deb -f "$deb" Version)")
-done
-cp "$efi/shim-signed/usr/lib/shim/shimx64.efi.signed" "$work/BOOTX64.EFI"
-cp "$efi/shim-helpers-amd64-signed/usr/lib/shim/mmx64.efi.signed" "$work/mmx64.efi"
-cp "$efi/grub-efi-amd64-signed/usr/lib/grub/x86_64-efi-signed/grubx64.efi.signed" "$work/grubx64.efi"
 # shim's fallback (fbx64.efi) stays out: beside BOOTX64.EFI it would take over
 # and write boot entries into the machine's firmware.
-for f in BOOTX64.EFI mmx64.efi grubx64.efi; do
-	sbverify --list "$work/$f" 2>/dev/null | grep -q '^signature 1' ||
-		die "$f from Debian's packages has no signature (sbsigntool's sbverify)"
-done
+efi=$work/efi
+scripts/signed-chain.sh "$PS_CACHE" "$efi" || die "Debian's signed boot chain is not there"
+mapfile -t boot_chain <"$efi/versions"
+cp "$efi/shimx64.efi" "$work/BOOTX64.EFI"
+cp "$efi/mmx64.efi" "$efi/grubx64.efi" "$work/"
 mok=$PS_MOK_DIR/probestick-mok.der
 [ -s "$mok" ] || mok=
 # memtest86+ (Debian's package, installed by make deps): the BIOS build for

@@ -159,18 +159,10 @@ grep -q '@' "$tree/pxelinux.cfg/default" && die "image/syslinux.cfg has a field 
 # signed GRUB netboot image reads grub/grub.cfg from the TFTP root. Under
 # Secure Boot it boots Debian's signed kernel, as on the stick.
 efi=$work/efi
-for pkg in shim-signed shim-helpers-amd64-signed grub-efi-amd64-signed; do
-	deb=$PS_CACHE/debs/$pkg.deb
-	[ -s "$deb" ] || die "$deb is missing (make deps downloads Debian's signed boot chain)"
-	dpkg-deb -x "$deb" "$efi"
-done
-cp "$efi/usr/lib/shim/shimx64.efi.signed" "$tree/bootx64.efi"
-cp "$efi/usr/lib/shim/mmx64.efi.signed" "$tree/mmx64.efi"
-cp "$efi/usr/lib/grub/x86_64-efi-signed/grubnetx64.efi.signed" "$tree/grubx64.efi"
-for f in bootx64.efi mmx64.efi grubx64.efi; do
-	sbverify --list "$tree/$f" 2>/dev/null | grep -q '^signature 1' ||
-		die "$f from Debian's packages has no signature (sbsigntool's sbverify)"
-done
+scripts/signed-chain.sh "$PS_CACHE" "$efi" || die "Debian's signed boot chain is not there"
+cp "$efi/shimx64.efi" "$tree/bootx64.efi"
+cp "$efi/mmx64.efi" "$tree/mmx64.efi"
+cp "$efi/grubnetx64.efi" "$tree/grubx64.efi"
 grub_initrds=$(printf ' /%s' "${initrds[@]}")
 sed -e "s|@SPEED@|$speed|g" -e "s|@TIMEOUT@|$timeout|g" \
 	-e 's|probestick.partuuid=@PARTUUID@ *||' \

@@ -1,5 +1,6 @@
 /* bootnet.c - BOOTIF= and ip= from the kernel command line: the boot port and its address. */
 #include "collect/bootnet.h"
+#include "core/util.h"
 
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -7,18 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int mask_len(struct in_addr m)
-{
-	uint32_t v = ntohl(m.s_addr);
-	int n = 0;
-
-	while (v & 0x80000000u) {
-		n++;
-		v <<= 1;
-	}
-	return v ? -1 : n;
-}
 
 /* Field i (0-based) of a ':'-separated value into buf; "" when absent. */
 static void field(const char *v, int i, char *buf, size_t len)
@@ -132,7 +121,8 @@ int ps_bootnet_parse_ip(const char *v, struct ps_bootnet *b, char *why, size_t w
 		struct in_addr m;
 		int n;
 
-		if (inet_pton(AF_INET, mask, &m) != 1 || (n = mask_len(m)) < 1) {
+		if (inet_pton(AF_INET, mask, &m) != 1 ||
+		    (n = ps_netmask_len(ntohl(m.s_addr))) < 1) {
 			snprintf(why, whylen, "the netmask '%.40s' is not one like 255.255.255.0",
 				 mask);
 			return -EINVAL;

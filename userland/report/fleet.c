@@ -77,18 +77,9 @@ void ps_fleet_table(FILE *f, const struct ps_index *idx)
 	for (size_t i = 0; i < n; i++) {
 		const struct ps_index_run *r = rows[i].latest;
 
-		fprintf(f, "<tr%s><td>",
-			r->state == PS_RUN_UNREADABLE ? " class=\"bad\""
-			: r->fail		      ? " class=\"v-fail\""
-			: r->warn		      ? " class=\"v-warn\""
-						      : "");
-		if (r->machine[0]) {
-			ps_html_esc(f, r->machine);
-			fputs("<br>", f);
-		}
-		fputs("<span class=\"rule\">", f);
-		ps_html_esc(f, r->machine_dir);
-		fputs("</span></td><td>", f);
+		ps_index_row(f, r);
+		ps_index_machine(f, r);
+		fputs("</td><td>", f);
 		ps_html_esc(f, r->created);
 		fputs(" ", f);
 		ps_html_esc(f, r->plan[0] ? r->plan : strchr(r->run_dir, '-') + 1);

@@ -245,6 +245,26 @@ void ps_index_href(FILE *f, const struct ps_index_run *r, const char *file)
 	fputs("</a> ", f);
 }
 
+void ps_index_row(FILE *f, const struct ps_index_run *r)
+{
+	fprintf(f, "<tr%s><td>",
+		r->state == PS_RUN_UNREADABLE ? " class=\"bad\""
+		: r->fail		      ? " class=\"v-fail\""
+		: r->warn		      ? " class=\"v-warn\""
+					      : "");
+}
+
+void ps_index_machine(FILE *f, const struct ps_index_run *r)
+{
+	if (r->machine[0]) {
+		ps_html_esc(f, r->machine);
+		fputs("<br>", f);
+	}
+	fputs("<span class=\"rule\">", f);
+	ps_html_esc(f, r->machine_dir);
+	fputs("</span>", f);
+}
+
 void ps_index_badge(FILE *f, const char *cls, const char *word, unsigned int n)
 {
 	if (n)
@@ -292,22 +312,13 @@ char *ps_index_html(const struct ps_index *idx)
 	for (size_t i = 0; i < idx->n; i++) {
 		const struct ps_index_run *r = &idx->runs[i];
 
-		fprintf(f, "<tr%s><td>",
-			r->state == PS_RUN_UNREADABLE ? " class=\"bad\""
-			: r->fail		      ? " class=\"v-fail\""
-			: r->warn		      ? " class=\"v-warn\""
-						      : "");
+		ps_index_row(f, r);
 		ps_html_esc(f, r->created);
 		fputs("<br><span class=\"rule\">", f);
 		ps_html_esc(f, r->run_dir);
 		fputs("</span></td><td>", f);
-		if (r->machine[0]) {
-			ps_html_esc(f, r->machine);
-			fputs("<br>", f);
-		}
-		fputs("<span class=\"rule\">", f);
-		ps_html_esc(f, r->machine_dir);
-		fputs("</span></td><td>", f);
+		ps_index_machine(f, r);
+		fputs("</td><td>", f);
 		ps_html_esc(f, r->plan[0] ? r->plan : strchr(r->run_dir, '-') + 1);
 		fputs("</td><td>", f);
 		switch (r->state) {

@@ -46,6 +46,10 @@ void ps_index_free(struct ps_index *idx);
 /* The page; malloc'd, never NULL. */
 char *ps_index_html(const struct ps_index *idx);
 
+/* A table row's start, marked by the run's worst verdict ("<tr class=...><td>"), and the
+ * machine's cell content: its model and its id. */
+void ps_index_row(FILE *f, const struct ps_index_run *r);
+void ps_index_machine(FILE *f, const struct ps_index_run *r);
 /* A link to a run's file (its last extension as the text), and a verdict count badge. */
 void ps_index_href(FILE *f, const struct ps_index_run *r, const char *file);
 void ps_index_badge(FILE *f, const char *cls, const char *word, unsigned int n);

@@ -359,18 +359,6 @@ struct in_addr ps_link_local_for(const unsigned char *mac)
 	return a;
 }
 
-static int mask_prefix(struct in_addr m)
-{
-	uint32_t v = ntohl(m.s_addr);
-	int n = 0;
-
-	while (v & 0x80000000u) {
-		n++;
-		v <<= 1;
-	}
-	return v ? -1 : n;
-}
-
 int ps_dhcp_parse_lease(const char *line, struct ps_net_addr *out)
 {
 	char ip[64] = "", subnet[64] = "", mask[64] = "", router[64] = "", dns[64] = "";
@@ -414,7 +402,8 @@ int ps_dhcp_parse_lease(const char *line, struct ps_net_addr *out)
 	if (out->prefix < 1 || out->prefix > 32) {
 		struct in_addr m;
 
-		out->prefix = inet_pton(AF_INET, subnet, &m) == 1 ? mask_prefix(m) : -1;
+		out->prefix =
+		    inet_pton(AF_INET, subnet, &m) == 1 ? ps_netmask_len(ntohl(m.s_addr)) : -1;
 	}
 	if (out->prefix < 1)
 		return -EINVAL;
