@@ -611,6 +611,10 @@ static size_t runs_waiting(const struct ps_collect *c)
 {
 	size_t n = 0;
 
+	/* no address: nothing would get out, waiting only keeps the machine from then= */
+	if (c->net_tried && !c->net.up)
+		return 0;
+
 	for (size_t i = 0; i < c->nruns; i++)
 		n += run_waits(c, &c->runs[i]);
 	return n;
