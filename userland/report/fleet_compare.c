@@ -106,9 +106,13 @@ static int pair(struct tallies *ts, const struct ps_doc *const *docs, const size
 			return -1;
 		}
 		if (!t->label[0]) {
+			/* the unit once: some columns' titles hold it already ("best GB/s") */
+			const char *unit = f->col->unit && !strstr(f->col->title, f->col->unit)
+					       ? f->col->unit
+					       : "";
+
 			snprintf(t->label, sizeof(t->label), "%s %s %s%s%s", f->section, f->row,
-				 f->col->title, f->col->unit ? " " : "",
-				 f->col->unit ? f->col->unit : "");
+				 f->col->title, unit[0] ? " " : "", unit);
 			t->better = f->col->better == PS_BETTER_HIGHER	? 1
 				    : f->col->better == PS_BETTER_LOWER ? -1
 									: 0;
