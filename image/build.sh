@@ -134,6 +134,9 @@ stress_version=$(dpkg-query -W -f='${Version}' stress-ng 2>/dev/null || echo unk
 # the collector's sender loads when probestick.cfg sets collect= (a stick
 # boot without one never loads them; netboot carries them as collect.img).
 scripts/collect-libs.sh "$OUT/probestick" "$work/collect/lib"
+collect_bytes=$(du -cb "$work/collect" | tail -n 1 | cut -f1)
+collect_files=$(find "$work/collect" -type f | wc -l)
+curl_version=$(dpkg-query -W -f='${Version}' libcurl4 2>/dev/null || echo unknown)
 stress_bytes=$(du -cb "$work/stress-ng" | tail -n 1 | cut -f1)
 stress_files=$(find "$work/stress-ng" -type f | wc -l)
 
@@ -185,6 +188,9 @@ manifest = {
     # Debian's stress-ng and its libraries, /tools/stress-ng (the burnin step).
     "stress_ng": {"package": "stress-ng", "version": "$stress_version", "dir": "tools/stress-ng",
                   "files": $stress_files, "bytes": $stress_bytes},
+    # Debian's libcurl and its libraries, /tools/collect/lib (loaded only with collect=).
+    "collect_libs": {"package": "libcurl4", "version": "$curl_version", "dir": "tools/collect/lib",
+                     "files": $collect_files, "bytes": $collect_bytes},
     # Debian's signed UEFI chain: which package and version each file is.
     "uefi_chain": {
         "EFI/BOOT/BOOTX64.EFI": {"package": "shim-signed", "version": chain["shim-signed"], "file": "shimx64.efi.signed"},
