@@ -34,7 +34,7 @@ while read -r file room; do
 	esac
 done < <(includes userland/report/*.[ch])
 
-for dir in core hw engines record report boot steps; do
+for dir in core hw engines record report boot steps collect; do
 	while read -r file room; do
 		[ "$room" = cli ] && complain "$file includes cli/: only cli sits on top"
 	done < <(includes userland/$dir/*.[ch] userland/$dir/*/*.[ch])

@@ -9,7 +9,7 @@
  */
 // fuzz-sources: hw/ethtool.c hw/nics.c hw/inventory_json.c hw/hw_util.c hw/sysfs_path.c
 // fuzz-sources: hw/edac.c hw/memory_channel.c hw/pci_names.c
-// fuzz-sources: core/store.c
+// fuzz-sources: core/store.c core/redact.c
 // fuzz-sources: hw/pcie_sysfs_decode.c hw/inventory.c hw/identity.c hw/pcie.c hw/drives.c
 // fuzz-sources: hw/ata_identify.c hw/ata_link.c hw/machine.c hw/machine_id_rule.c
 // fuzz-sources: hw/memory.c hw/smbios17.c hw/environment.c report/json.c core/util.c

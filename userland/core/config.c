@@ -1,6 +1,8 @@
 /* config.c - parse probestick.cfg and the kernel command line into struct ps_config.
  * Pure string functions, except ps_config_load which reads the two files. */
 #include "core/config.h"
+#include "collect/bootnet.h"
+#include "collect/url.h"
 #include "core/scratch.h"
 #include "core/wall.h"
 #include "hw/md.h"
@@ -37,6 +39,7 @@ void ps_config_defaults(struct ps_config *cfg)
 	snprintf(cfg->array_chunk, sizeof(cfg->array_chunk), "512K");
 	snprintf(cfg->surface, sizeof(cfg->surface), "sampled");
 	snprintf(cfg->stream, sizeof(cfg->stream), "none");
+	snprintf(cfg->collect_wait, sizeof(cfg->collect_wait), "10m");
 }
 
 static void warn(json_object *warnings, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -523,6 +526,72 @@ static int check_array_extrapolate(const char *value, const char *v, char *why, 
 	return -EINVAL;
 }
 
+/* The collector's settings: their values may hold a password, so no message quotes them. */
+static int check_collect(const char *value, const char *v, char *why, size_t whylen)
+{
+	struct ps_url u;
+	char reason[200];
+	int ret = ps_url_parse(value, &u, reason, sizeof(reason));
+
+	memset(u.password, 0, sizeof(u.password));
+	if (ret == 0 || !*value)
+		return 0;
+	snprintf(why, whylen, "collect=: %s (like https://collector.lab/fleet/)", reason);
+	return -EINVAL;
+}
+
+static int check_syslog(const char *value, const char *v, char *why, size_t whylen)
+{
+	struct ps_syslog_target t;
+	char reason[200];
+
+	if (!*value || ps_syslog_target_parse(value, &t, reason, sizeof(reason)) == 0)
+		return 0;
+	snprintf(why, whylen, "syslog=%s: %s (like tls://collector.lab:6514)", v, reason);
+	return -EINVAL;
+}
+
+static int check_ip(const char *value, const char *v, char *why, size_t whylen)
+{
+	struct ps_bootnet b;
+	char reason[200];
+
+	if (!*value || ps_bootnet_parse_ip(value, &b, reason, sizeof(reason)) == 0)
+		return 0;
+	snprintf(why, whylen, "ip=%s: %s", v, reason);
+	return -EINVAL;
+}
+
+static int check_collect_wait(const char *value, const char *v, char *why, size_t whylen)
+{
+	unsigned int s;
+
+	if (strcmp(value, "0") == 0 || ps_duration_parse(value, &s) == 0)
+		return 0;
+	snprintf(why, whylen, "collect_wait=%s is not 0 or a duration from 10s (90s, 10m, 1h)", v);
+	return -EINVAL;
+}
+
+static int check_credential(const char *value, const char *v, char *why, size_t whylen)
+{
+	for (const char *p = value; *p; p++)
+		if ((unsigned char)*p < ' ' || *p == 0x7f) {
+			snprintf(why, whylen, "the value holds a control byte (not shown)");
+			return -EINVAL;
+		}
+	return 0;
+}
+
+static int check_collect_user(const char *value, const char *v, char *why, size_t whylen)
+{
+	if (strchr(value, ':')) {
+		snprintf(why, whylen,
+			 "collect_user=%s: a user name for basic authentication has no ':'", v);
+		return -EINVAL;
+	}
+	return check_credential(value, v, why, whylen);
+}
+
 /*
  * Every key of probestick.cfg and the kernel command line (probestick.KEY=):
  * where its value lives in struct ps_config and how it is checked. A new
@@ -556,7 +625,19 @@ static const struct config_key {
     KEY(burnin, burnin, check_burnin),
     KEY(wall_idle, wall_idle, check_wall),
     KEY(wall_load, wall_load, check_wall),
+    KEY(collect, collect, check_collect),
+    KEY(collect_ca, collect_ca, check_credential),
+    KEY(collect_user, collect_user, check_collect_user),
+    KEY(collect_password, collect_password, check_credential),
+    KEY(collect_wait, collect_wait, check_collect_wait),
+    KEY(syslog, syslog, check_syslog),
+    KEY(ip, ip, check_ip),
 };
+
+static bool secret(const char *key)
+{
+	return ps_config_secret(key);
+}
 
 static const struct config_key *find_key(const char *name)
 {
@@ -580,6 +661,8 @@ int ps_config_set(struct ps_config *cfg, const char *key, const char *value, cha
 	int ret;
 
 	quote(v, sizeof(v), value, strlen(value));
+	if (secret(key))
+		snprintf(v, sizeof(v), "(not shown)");
 	if (!k) {
 		char kq[48];
 
@@ -605,6 +688,8 @@ static const char *current(struct ps_config *cfg, const char *key)
 {
 	const struct config_key *k = find_key(key);
 
+	if (k && secret(key))
+		return field(cfg, k)[0] ? "(not shown)" : "";
 	return k ? field(cfg, k) : "";
 }
 

@@ -43,6 +43,14 @@ struct ps_config {
 	/* not keys: where the readings came from when not probestick.cfg */
 	char wall_source[16];  /* "menu"; "" probestick.cfg */
 	char wall_entered[32]; /* when they were entered in the menu (RFC 3339) */
+	/* The fleet's collector (collect/, README "A fleet"): "" none */
+	char collect[512];	    /* https://HOST[:PORT]/PATH/: the run folders go below it */
+	char collect_ca[256];	    /* the collector's CA (PEM); "" the netboot tree's or stick's */
+	char collect_user[128];	    /* basic authentication */
+	char collect_password[256]; /* never in a report, a log or on the console */
+	char collect_wait[16];	    /* after the plan, how long to try before then=: 10m, 0 */
+	char syslog[300];	    /* tls://HOST[:PORT] (or tcp://): the OCP stream as syslog */
+	char ip[320];		    /* the boot port: dhcp | off | the kernel's ip= syntax */
 };
 
 /* net=: how the port facing a peer gets its address. */
@@ -96,6 +104,20 @@ void ps_config_load(struct ps_config *cfg, const char *cfg_path, const char *cmd
 /* Check one key=value; 0 and cfg updated, or -EINVAL and why[] says what is wrong. */
 int ps_config_set(struct ps_config *cfg, const char *key, const char *value, char *why,
 		  size_t whylen);
+
+/* Keys whose values no message, report or log shows: a password, or a URL that may hold one
+ * (core/redact.c). */
+bool ps_config_secret(const char *key);
+
+/*
+ * The kernel command line as a report may show it: the values of secret
+ * keys (probestick.collect_password=) and a URL's user:password@ replaced
+ * by "*". In place. Pure.
+ */
+void ps_config_redact_cmdline(char *cmdline);
+
+/* A URL without its user:password@ (len >= strlen(url) + 1). Pure. */
+void ps_config_redact_url(const char *url, char *out, size_t len);
 
 /* Split a console= value into terminals; returns the count or -EINVAL (why[] says why). */
 int ps_console_spec_parse(const char *spec, struct ps_term_spec *terms, int max, char *why,

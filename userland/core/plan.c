@@ -323,6 +323,8 @@ static void write_report(struct runner *r)
 		ps_ocp_stream_update(r->o->stream, r->report, ps_views());
 	if (!r->res->dir[0])
 		return;
+	if (r->o->sink && r->o->sink->annotate)
+		r->o->sink->annotate(r->o->sink->arg, r->report, r->res->dir);
 	/* The report's files and the index share one read-write window of the stick. */
 	ps_store_begin(r->res->dir);
 	ret = ps_report_write(r->report, r->res->dir, ps_views(), &r->files);
@@ -338,6 +340,8 @@ static void write_report(struct runner *r)
 	}
 	if (ret < 0)
 		r->res->write_error = ret;
+	if (r->o->sink && r->o->sink->written)
+		r->o->sink->written(r->o->sink->arg, r->report, r->res->dir);
 	if (*ps_store_error() && !r->store_warned) {
 		r->store_warned = true;
 		notice(r->o, PS_SEV_WARN, "%s", ps_store_error());

@@ -87,6 +87,19 @@ struct ps_plan_ui {
 
 struct ps_ocp_stream;
 
+/*
+ * Something that follows the report folder as the runner writes it (the
+ * fleet's collector, collect/). Both calls come from the runner's thread,
+ * only once the folder exists (dir).
+ */
+struct ps_report_sink {
+	void *arg;
+	/* Just before each write: the sink may set its own top-level member. */
+	void (*annotate)(void *arg, json_object *report, const char *dir);
+	/* Just after each write: dir holds what was written (complete: the last write). */
+	void (*written)(void *arg, json_object *report, const char *dir);
+};
+
 struct ps_run_opts {
 	const char *root;     /* sysfs/procfs/dev prefix, "" live */
 	const char *out_root; /* reports root: out_root/<machine-id>/<stamp>-<plan>/ */
@@ -101,6 +114,7 @@ struct ps_run_opts {
 	    *stick; /* what this boot found on the stick and did (report's stick{}), or NULL */
 	struct ps_ocp_stream
 	    *stream; /* the OCP artifacts as each step ends (a serial line), or NULL */
+	const struct ps_report_sink *sink; /* the collector, or NULL */
 };
 
 struct ps_run_result {

@@ -205,3 +205,14 @@ double ps_mono_now(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
+
+int ps_netmask_len(uint32_t v)
+{
+	int n = 0;
+
+	while (v & 0x80000000u) {
+		n++;
+		v <<= 1;
+	}
+	return v ? -1 : n;
+}

@@ -51,6 +51,10 @@ int ps_write_atomic(const char *dir, const char *name, const void *data, size_t 
 /* mkdir -p, each new folder synced (ps_store_mkdirs); 0 or -errno. */
 int ps_mkdirs(const char *path, unsigned int mode);
 
+/* The prefix length of a netmask in host byte order (0xffffff00: 24), or -1 when its ones
+ * are not contiguous. Pure. */
+int ps_netmask_len(uint32_t mask);
+
 /* Rounds to the given number of decimals (report values stay short and stable). */
 double ps_round(double v, int decimals);
 

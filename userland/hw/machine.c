@@ -6,6 +6,7 @@
 #include "hw/decode.h"
 #include "hw/hw_util.h"
 #include "hw/readers.h"
+#include "core/config.h"
 #include "core/util.h"
 
 #include <errno.h>
@@ -210,6 +211,8 @@ int ps_read_machine(const char *root, struct ps_machine *m)
 	if (ps_read_str(ps_path(path, sizeof(path), root, "/proc/cmdline"), m->kernel_cmdline,
 			sizeof(m->kernel_cmdline)) < 0)
 		m->kernel_cmdline[0] = '\0';
+	/* the collector's password may be on it: the report never holds it */
+	ps_config_redact_cmdline(m->kernel_cmdline);
 
 	first_nic_mac(root, mac, sizeof(mac));
 	ps_machine_id_rule(m->uuid, m->serial, mac[0] ? mac : NULL, m->id, sizeof(m->id));

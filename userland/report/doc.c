@@ -656,6 +656,10 @@ struct ps_doc *ps_doc_build(json_object *report, const struct ps_view_set *views
 	}
 	if (ps_json_get(report, "stick"))
 		stick_notes(doc, ps_json_get(report, "stick"));
+	/* collect{}: its summary is written for people (collect/collect.c) */
+	doc->collect_note = ps_json_str(ps_json_get(report, "collect"), "summary");
+	doc->collect_failed = strcmp(ps_json_str_or(ps_json_get(report, "collect"), "status", ""),
+				     "not_delivered") == 0;
 	doc->version = ps_json_str_or(ps, "version", "?");
 	doc->kernel = ps_json_str(ps, "kernel");
 	doc->module_status = ps_json_str(ps, "module_status");
