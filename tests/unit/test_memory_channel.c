@@ -60,6 +60,8 @@ static const struct {
     /* Intel server boards: NODE n CHANNEL n DIMM n (the letters skip I) */
     {"DIMM_A2", "NODE 0 CHANNEL 0 DIMM 2", "NODE0 0"},
     {"DIMM_J1", "NODE 2 CHANNEL 0 DIMM 0", "NODE2 0"},
+    {"DIMM_P1", "NODE 3 CHANNEL 1 DIMM 0", "NODE3 1"}, /* P is a channel, not a socket */
+    {"DIMM_T2", "NODE 3 CHANNEL 3 DIMM 1", "NODE3 3"},
     /* DIMM_<channel><slot> labels, and the bank's node or socket kept */
     {"DIMM_A1", "BANK 0", "A"},
     {"DIMM_B2", "BANK 3", "B"},

@@ -129,13 +129,16 @@ static void socket_and_controller(const char *s, struct where *w)
 			break;
 		}
 	}
-	/* P0, P1: a word of its own, its number ending at a separator */
+	/*
+	 * P0, P1: a word of its own that starts the string or has more after
+	 * it (DIMM_P0_A0); a last word DIMM_P1 is Intel's channel P, slot 1.
+	 */
 	for (const char *p = strchr(s, 'P'); p && !w->socket[0]; p = strchr(p + 1, 'P')) {
 		const char *e;
 		int v;
 
 		if (!word_start(s, p) || (v = number_at(p + 1, false, &e)) < 0 ||
-		    isalpha((unsigned char)*e))
+		    isalpha((unsigned char)*e) || (p != s && !*skip_sep(e)))
 			continue;
 		snprintf(w->socket, sizeof(w->socket), "P%u", (unsigned int)v % 1000u);
 	}
