@@ -252,6 +252,12 @@ static void channels(struct ps_ctx *ctx, double triad)
 	if (m->channels_imc > 0) {
 		populated = m->channels_imc;
 		pop_src = "imc";
+		/* the registers decide; a difference says the slot names mislead here */
+		if (m->channels_smbios > 0 && m->channels_smbios != m->channels_imc)
+			ps_findf(ctx, PS_SEV_INFO, machine, "channels_names_differ",
+				 "the memory controller has %d channels populated, the slots' "
+				 "SMBIOS names give %d: the controller's count is used",
+				 m->channels_imc, m->channels_smbios);
 	} else if (m->channels_smbios > 0) {
 		populated = m->channels_smbios;
 		pop_src = "smbios";
