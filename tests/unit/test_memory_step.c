@@ -247,6 +247,15 @@ static void test_not_judged(void)
 	CHECK(strstr(s(ch, "why"), "speed") != NULL);
 	detach(&h);
 
+	/* no DIMM at all (a virtual machine's empty table): no width either */
+	harness_init(&h, &memory_ops, root, PS_PLAN_QUICK);
+	dimms(&h, 3200);
+	h.inv.memory.n_dimms = 0;
+	ch = run_step(&h);
+	CHECK(get(ch, "channel_width_bits") == NULL);
+	CHECK(get(ch, "configured_mts") == NULL);
+	detach(&h);
+
 	/* only the rated speed known: used, and said so */
 	harness_init(&h, &memory_ops, root, PS_PLAN_QUICK);
 	dimms(&h, -1);

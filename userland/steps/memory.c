@@ -207,23 +207,24 @@ static void populated_slots(const struct ps_memory *m, char *out, size_t len)
  * How wide one channel is: the populated DIMMs' data width (64 bits for a
  * DDR DIMM, 16 or 32 for an LPDDR channel), the narrowest where they differ;
  * without one, 64 for DDR and unknown (0) for LPDDR, whose channels are
- * narrower and differ by generation.
+ * narrower and differ by generation; unknown without a populated DIMM.
  */
 static int channel_bits(const struct ps_memory *m)
 {
 	int bits = 0;
-	bool lpddr = false;
+	bool lpddr = false, any = false;
 
 	for (size_t i = 0; i < m->n_dimms; i++) {
 		const struct ps_dimm *d = &m->dimms[i].d;
 
 		if (!d->populated || !m->dimms[i].ram)
 			continue;
+		any = true;
 		lpddr |= d->type && strncmp(d->type, "LPDDR", 5) == 0;
 		if (d->data_width > 0 && (bits == 0 || d->data_width < bits))
 			bits = d->data_width;
 	}
-	return bits ? bits : lpddr ? 0 : 64;
+	return bits || !any ? bits : lpddr ? 0 : 64;
 }
 
 /*
