@@ -8,7 +8,7 @@
  * pgb1, pg83, wwid), then the page or text.
  */
 // fuzz-sources: hw/ata_identify.c hw/inventory_json.c hw/sysfs_path.c hw/ethtool.c hw/nics.c
-// fuzz-sources: hw/edac.c hw/memory_channel.c hw/pci_names.c
+// fuzz-sources: hw/edac.c hw/memory_channel.c hw/memory_array.c hw/pci_names.c
 // fuzz-sources: core/store.c core/redact.c
 // fuzz-sources: hw/hw_util.c hw/pcie_sysfs_decode.c hw/inventory.c hw/identity.c hw/pcie.c
 // fuzz-sources: hw/drives.c hw/ata_link.c hw/machine.c hw/machine_id_rule.c hw/memory.c

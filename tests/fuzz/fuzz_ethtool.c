@@ -8,7 +8,7 @@
  * reply); tests/fuzz/make-seeds.sh packs the recorded replies so.
  */
 // fuzz-sources: hw/ethtool.c hw/nics.c hw/inventory_json.c hw/hw_util.c hw/sysfs_path.c
-// fuzz-sources: hw/edac.c hw/memory_channel.c hw/pci_names.c
+// fuzz-sources: hw/edac.c hw/memory_channel.c hw/memory_array.c hw/pci_names.c
 // fuzz-sources: core/store.c core/redact.c
 // fuzz-sources: hw/pcie_sysfs_decode.c hw/inventory.c hw/identity.c hw/pcie.c hw/drives.c
 // fuzz-sources: hw/ata_identify.c hw/ata_link.c hw/machine.c hw/machine_id_rule.c

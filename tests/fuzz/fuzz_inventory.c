@@ -11,7 +11,7 @@
  * put back after the run.
  */
 // fuzz-sources: hw/inventory.c hw/inventory_json.c hw/identity.c hw/machine.c hw/pcie.c
-// fuzz-sources: hw/edac.c hw/memory_channel.c hw/pci_names.c
+// fuzz-sources: hw/edac.c hw/memory_channel.c hw/memory_array.c hw/pci_names.c
 // fuzz-sources: core/store.c core/redact.c
 // fuzz-sources: hw/drives.c hw/nics.c hw/memory.c hw/environment.c hw/ethtool.c hw/hw_util.c
 // fuzz-sources: hw/sysfs_path.c hw/pcie_sysfs_decode.c hw/ata_identify.c hw/ata_link.c

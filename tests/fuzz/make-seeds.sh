@@ -104,6 +104,16 @@ done
 for f in $(find "$fx" -path '*/dmi/entries/17-*/raw'); do
 	seed_file smbios17 type17 "$f"
 done
+# real machines' memory devices and arrays (tests/realworld/dmi/): the first three of each
+for m in tests/realworld/dmi/corpus/server-supermicro-29100dd815c0.dmi \
+	tests/realworld/dmi/corpus/server-huawei-96aa82145898.dmi \
+	tests/realworld/dmi/corpus/desktop-asustek-computer-2709540f36b5.dmi \
+	tests/realworld/dmi/corpus/desktop-hewlett-packard-6951e18673da.dmi; do
+	rm -rf "$tmp/dmi" && tests/realworld/dmi/dmidecode2root "$m" "$tmp/dmi"
+	for f in "$tmp"/dmi/sys/firmware/dmi/entries/1[67]-[012]/raw; do
+		seed_file smbios17 real "$f"
+	done
+done
 for f in $(find "$fx" -name config -path '*/sys/devices/*'); do
 	seed_file pcie_config config "$f"
 done

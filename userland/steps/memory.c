@@ -49,6 +49,7 @@
 //schema:    "channels": {"type": "object",
 //schema:      "properties": {"configured_mts": {"type": ["integer", "null"]},
 //schema:        "speed_source": {"type": ["string", "null"]},
+//schema:        "channel_width_bits": {"type": ["integer", "null"]},
 //schema:        "channel_peak_gbps": {"type": ["number", "null"]},
 //schema:        "effective_channels": {"type": ["number", "null"]},
 //schema:        "populated": {"type": ["integer", "null"]},
@@ -168,7 +169,7 @@ static int configured_mts(const struct ps_memory *m, const char **source, bool *
 			const struct ps_dimm *d = &m->dimms[i].d;
 			int v = pass == 0 ? d->configured_speed_mts : d->speed_mts;
 
-			if (!d->populated || v <= 0)
+			if (!d->populated || !m->dimms[i].ram || v <= 0)
 				continue;
 			if (low > 0 && v != low)
 				*mixed = true;
@@ -192,7 +193,7 @@ static void populated_slots(const struct ps_memory *m, char *out, size_t len)
 		const struct ps_dimm_slot *s = &m->dimms[i];
 		int w;
 
-		if (!s->d.populated)
+		if (!s->d.populated || !s->ram)
 			continue;
 		w = snprintf(out + used, len - used, "%s%s", used ? ", " : "",
 			     s->d.locator[0] ? s->d.locator : s->d.bank);
@@ -203,11 +204,36 @@ static void populated_slots(const struct ps_memory *m, char *out, size_t len)
 }
 
 /*
+ * How wide one channel is: the populated DIMMs' data width (64 bits for a
+ * DDR DIMM, 16 or 32 for an LPDDR channel), the narrowest where they differ;
+ * without one, 64 for DDR and unknown (0) for LPDDR, whose channels are
+ * narrower and differ by generation; unknown without a populated DIMM.
+ */
+static int channel_bits(const struct ps_memory *m)
+{
+	int bits = 0;
+	bool lpddr = false, any = false;
+
+	for (size_t i = 0; i < m->n_dimms; i++) {
+		const struct ps_dimm *d = &m->dimms[i].d;
+
+		if (!d->populated || !m->dimms[i].ram)
+			continue;
+		any = true;
+		lpddr |= d->type && strncmp(d->type, "LPDDR", 5) == 0;
+		if (d->data_width > 0 && (bits == 0 || d->data_width < bits))
+			bits = d->data_width;
+	}
+	return bits || !any ? bits : lpddr ? 0 : 64;
+}
+
+/*
  * Effective channels: the triad against one channel's theoretical bandwidth
- * (configured MT/s x 8 bytes). A working channel delivers well over half of
- * its peak to an all-core triad, so fewer than half the populated channels'
- * worth means some of them do not work as channels (seed 000's X58 reading
- * "triple channel" at dual-channel speed).
+ * (configured MT/s x its width). A working channel delivers well over half
+ * of its peak to an all-core triad (docs/rules.md, "Memory channels"), so
+ * fewer than half the populated channels' worth means some of them do not
+ * work as channels (seed 000's X58 reading "triple channel" at dual-channel
+ * speed).
  */
 static void channels(struct ps_ctx *ctx, double triad)
 {
@@ -217,7 +243,7 @@ static void channels(struct ps_ctx *ctx, double triad)
 	struct ps_dev_ref machine = {PS_DEV_MACHINE, mc->id[0] ? mc->id : NULL, "machine"};
 	const char *speed_src, *pop_src = NULL;
 	char slots[512], why[400] = "";
-	int mts, populated = PS_UNKNOWN;
+	int mts, bits, populated = PS_UNKNOWN;
 	double peak = NAN, eff = NAN;
 	bool mixed, judged = false;
 	const char *verdict = NULL;
@@ -227,18 +253,26 @@ static void channels(struct ps_ctx *ctx, double triad)
 	if (m->channels_imc > 0) {
 		populated = m->channels_imc;
 		pop_src = "imc";
+		/* the registers decide; a difference says the slot names mislead here */
+		if (m->channels_smbios > 0 && m->channels_smbios != m->channels_imc)
+			ps_findf(ctx, PS_SEV_INFO, machine, "channels_names_differ",
+				 "the memory controller has %d channels populated, the slots' "
+				 "SMBIOS names give %d: the controller's count is used",
+				 m->channels_imc, m->channels_smbios);
 	} else if (m->channels_smbios > 0) {
 		populated = m->channels_smbios;
 		pop_src = "smbios";
 	}
 	populated_slots(m, slots, sizeof(slots));
-	if (mts > 0) {
-		peak = mts * 8.0 / 1000.0;
+	bits = channel_bits(m);
+	if (mts > 0 && bits > 0) {
+		peak = mts * (bits / 8.0) / 1000.0;
 		if (isfinite(triad) && triad > 0)
 			eff = triad / peak;
 	}
 	ps_json_set_count(o, "configured_mts", mts);
 	ps_json_set_str(o, "speed_source", speed_src);
+	ps_json_set_count(o, "channel_width_bits", bits > 0 ? bits : -1);
 	ps_json_set_num(o, "channel_peak_gbps", peak, 2);
 	ps_json_set_num(o, "effective_channels", eff, 2);
 	ps_json_set_count(o, "populated", populated);
@@ -253,9 +287,11 @@ static void channels(struct ps_ctx *ctx, double triad)
 		    mts);
 	if (!isfinite(eff)) {
 		snprintf(why, sizeof(why), "%s",
-			 mts <= 0 ? "no DIMM reports its speed (SMBIOS type 17): no channel's "
-				    "bandwidth to compare with"
-				  : "no triad figure");
+			 mts <= 0    ? "no DIMM reports its speed (SMBIOS type 17): no channel's "
+				       "bandwidth to compare with"
+			 : bits <= 0 ? "the LPDDR channels' width is unknown (SMBIOS type 17 data "
+				       "width): no channel's bandwidth to compare with"
+				     : "no triad figure");
 	} else if (populated <= 0) {
 		snprintf(why, sizeof(why),
 			 "which channels are populated is unknown (no memory-controller reader, "
@@ -285,10 +321,10 @@ static void channels(struct ps_ctx *ctx, double triad)
 
 		ps_find(ctx, &f,
 			"the triad reached %.1f GB/s, %.2f channels' worth at %d MT/s (%.1f GB/s "
-			"each), with %d channels populated (%s, from the %s): some of them do not "
-			"work as channels; check the slot order in the board's manual and the "
-			"BIOS memory settings",
-			triad, eff, mts, peak, populated, slots[0] ? slots : "slots unknown",
+			"each, %d bits wide), with %d channels populated (%s, from the %s): some "
+			"of them do not work as channels; check the slot order in the board's "
+			"manual and the BIOS memory settings",
+			triad, eff, mts, peak, bits, populated, slots[0] ? slots : "slots unknown",
 			strcmp(pop_src, "imc") == 0 ? "memory controller" : "SMBIOS slot names");
 	} else if (isfinite(eff) && populated > 0 && !judged) {
 		ps_findf(ctx, PS_SEV_INFO, machine, "channels_not_judged",
@@ -443,6 +479,7 @@ static const struct ps_col summary_cols[] = {
     {.path = "/channels/populated", .title = "populated channels"},
     {.path = "/channels/populated_source", .title = "populated per"},
     {.path = "/channels/configured_mts", .title = "MT/s"},
+    {.path = "/channels/channel_width_bits", .title = "channel bits"},
     {.path = "/channels/channel_peak_gbps", .title = "one channel", .unit = "GB/s", .decimals = 1},
     {.path = "/channels/slots", .title = "populated slots", .flags = PS_COL_WIDE},
     {.path = "/channels/why", .title = "not judged", .flags = PS_COL_WIDE},
