@@ -319,6 +319,16 @@ native_net() {
 	echo "after: $(load)"
 }
 
+# The probes' cost per event where it can be timed: their code built for this
+# host (the guest's on/off ratio under TCG says little about a real machine).
+native_probe_cost() {
+	echo
+	echo "---------------- the probes' cost per event, natively on this machine ----------------"
+	echo "before: $(load)"
+	tests/bench/probe_cost.sh || note "the probe cost bench failed"
+	echo "after: $(load)"
+}
+
 failed=0
 if [ "$want_guest" = 1 ]; then
 	guest || failed=1
@@ -329,6 +339,7 @@ if [ "$want_mem" = 1 ]; then
 	if [ -n "$mem_note" ]; then echo "  $mem_note"; else sed 's/^/  /' "$work/mem-host.txt"; fi
 	echo "JSON: $work/mem-host.json"
 fi
+native_probe_cost
 native_net
 native_engine || failed=1
 exit $failed
