@@ -403,7 +403,9 @@ static void print_cost(const struct tool_run *t, const struct ps_pairs *pr, json
 	       "softirq runs;\n  %.2f events per IO",
 	       (unsigned long long)t->ev.block_rq, (unsigned long long)t->ev.hardirq,
 	       (unsigned long long)t->ev.softirq, per_io);
-	if (isfinite(c) && isfinite(c_lo))
+	if (c < 0)
+		printf("; no cost to tell: the on runs were the faster\n");
+	else if (isfinite(c) && isfinite(c_lo))
 		printf("; cost per event %.1f ns (95%% interval %.1f to %.1f ns)\n", c, c_lo, c_hi);
 	else if (isfinite(c))
 		printf("; cost per event %.1f ns (no interval: too few pairs)\n", c);

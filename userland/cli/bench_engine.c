@@ -59,8 +59,10 @@ struct case_run {
 	const struct opts *o;
 	const struct bcase *c;
 	double seconds;
-	struct ps_lat_hist lat;			       /* ours, over all its runs */
-	double fio_p50[MAX_PAIRS], fio_p99[MAX_PAIRS]; /* fio's completion latency, us */
+	struct ps_lat_hist lat; /* ours, over all its runs */
+	/* fio's latency from submission to completion (its "lat": the span ours
+	 * covers; its percentiles are of clat alone, which starts after the submit) */
+	double fio_lat_mean[MAX_PAIRS]; /* us */
 	size_t fio_n;
 };
 
@@ -145,8 +147,8 @@ static size_t fio_argv(const struct opts *o, const struct bcase *c, double secon
 	return n;
 }
 
-/* fio's completion latency percentile pct ("50.000000") of its read job, in us; NAN without. */
-static double fio_clat_us(json_object *root, const char *pct)
+/* fio's mean latency, submission to completion, of its read job in us; NAN without. */
+static double fio_lat_mean_us(json_object *root)
 {
 	json_object *jobs, *v;
 
@@ -154,9 +156,8 @@ static double fio_clat_us(json_object *root, const char *pct)
 		return NAN;
 	v = json_object_array_get_idx(jobs, 0);
 	if (!json_object_object_get_ex(v, "read", &v) ||
-	    !json_object_object_get_ex(v, "clat_ns", &v) ||
-	    !json_object_object_get_ex(v, "percentile", &v) ||
-	    !json_object_object_get_ex(v, pct, &v))
+	    !json_object_object_get_ex(v, "lat_ns", &v) ||
+	    !json_object_object_get_ex(v, "mean", &v))
 		return NAN;
 	return json_object_get_double(v) / 1e3;
 }
@@ -205,10 +206,8 @@ static double run_fio(struct case_run *cr, char *why, size_t len)
 		json_object *root = json_tokener_parse(json);
 
 		value = cr->c->random ? iops : iops * cr->c->bs / 1e6;
-		if (root && cr->fio_n < MAX_PAIRS) {
-			cr->fio_p50[cr->fio_n] = fio_clat_us(root, "50.000000");
-			cr->fio_p99[cr->fio_n++] = fio_clat_us(root, "99.000000");
-		}
+		if (root && cr->fio_n < MAX_PAIRS)
+			cr->fio_lat_mean[cr->fio_n++] = fio_lat_mean_us(root);
 		json_object_put(root);
 	}
 	free(json);
@@ -354,12 +353,14 @@ int ps_bench_engine_main(int argc, char **argv)
 			break;
 		}
 		ps_pairs_print(&plan, &pr);
-		printf("  latency p50 / p99: probestick %.1f / %.1f us (its histogram, %llu IOs), "
-		       "fio %.1f / %.1f us (clat, median of its runs)\n",
-		       (double)ps_lat_percentile(&cr->lat, 50) / 1e3,
-		       (double)ps_lat_percentile(&cr->lat, 99) / 1e3,
-		       (unsigned long long)cr->lat.count, median_finite(cr->fio_p50, cr->fio_n),
-		       median_finite(cr->fio_p99, cr->fio_n));
+		printf(
+		    "  latency, submission to completion: probestick mean %.1f us, p50 %.1f, p99 "
+		    "%.1f\n  (its histogram, %llu IOs); fio mean %.1f us (its lat, median of its "
+		    "runs)\n",
+		    cr->lat.count ? (double)cr->lat.sum_ns / (double)cr->lat.count / 1e3 : NAN,
+		    (double)ps_lat_percentile(&cr->lat, 50) / 1e3,
+		    (double)ps_lat_percentile(&cr->lat, 99) / 1e3,
+		    (unsigned long long)cr->lat.count, median_finite(cr->fio_lat_mean, cr->fio_n));
 		j = ps_pairs_json(&plan, &pr);
 		json_object_object_add(j, "case", json_object_new_string(c->name));
 		json_object_array_add(jc, j);
