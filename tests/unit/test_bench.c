@@ -35,6 +35,17 @@ static void test_events(void)
 	json_object_put(o);
 }
 
+static void test_median(void)
+{
+	/* failed runs (NAN) and nonsense are no figures */
+	double v[] = {3, NAN, 1, -2, 4, 2, INFINITY};
+
+	CHECK(fabs(ps_bench_median(v, 7) - 2.5) < 1e-12);
+	CHECK(fabs(ps_bench_median(v, 3) - 2.0) < 1e-12);
+	CHECK(isnan(ps_bench_median(v + 1, 1)));
+	CHECK(isnan(v[1]) && v[6] > 0); /* the input is left as it was */
+}
+
 static void test_cost(void)
 {
 	/* 100000 IOPS off, 99000 on: 101 ns more per IO over 10 events */
@@ -85,6 +96,7 @@ static void test_mem(void)
 int main(void)
 {
 	test_events();
+	test_median();
 	test_cost();
 	test_mem();
 	return check_done("test_bench");

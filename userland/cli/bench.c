@@ -82,6 +82,22 @@ void ps_bench_stats(double *v, size_t n, double *median, double *min, double *ma
 	*median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+double ps_bench_median(const double *v, size_t n)
+{
+	double *s = malloc((n ? n : 1) * sizeof(*s)), med = NAN, mn, mx;
+	size_t k = 0;
+
+	if (!s)
+		return NAN;
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(v[i]) && v[i] > 0)
+			s[k++] = v[i];
+	if (k)
+		ps_bench_stats(s, k, &med, &mn, &mx);
+	free(s);
+	return med;
+}
+
 double ps_bench_cost_ns(double iops_off, double iops_on, double events_per_io)
 {
 	if (!(iops_off > 0) || !(iops_on > 0) || !(events_per_io > 0))

@@ -19,6 +19,8 @@ int ps_bench_net(int argc, char **argv);
 
 /* Median, min and max of n values (n > 0); v is sorted in place. */
 void ps_bench_stats(double *v, size_t n, double *median, double *min, double *max);
+/* Median of the positive, finite values of v[0..n) (failed runs are NAN); NAN without one. */
+double ps_bench_median(const double *v, size_t n);
 
 /*
  * What each event costs when the probes are on: the time one IO gained,

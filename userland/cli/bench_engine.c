@@ -269,21 +269,6 @@ static int parse(int argc, char **argv, struct opts *o)
 	return -1;
 }
 
-/* Median of the finite values of v[0..n); NAN without one. */
-static double median_finite(double *v, size_t n)
-{
-	double s[MAX_PAIRS], mn, mx, med;
-	size_t k = 0;
-
-	for (size_t i = 0; i < n; i++)
-		if (isfinite(v[i]))
-			s[k++] = v[i];
-	if (!k)
-		return NAN;
-	ps_bench_stats(s, k, &med, &mn, &mx);
-	return med;
-}
-
 int ps_bench_engine_main(int argc, char **argv)
 {
 	struct opts o = {
@@ -360,7 +345,8 @@ int ps_bench_engine_main(int argc, char **argv)
 		    cr->lat.count ? (double)cr->lat.sum_ns / (double)cr->lat.count / 1e3 : NAN,
 		    (double)ps_lat_percentile(&cr->lat, 50) / 1e3,
 		    (double)ps_lat_percentile(&cr->lat, 99) / 1e3,
-		    (unsigned long long)cr->lat.count, median_finite(cr->fio_lat_mean, cr->fio_n));
+		    (unsigned long long)cr->lat.count,
+		    ps_bench_median(cr->fio_lat_mean, cr->fio_n));
 		j = ps_pairs_json(&plan, &pr);
 		json_object_object_add(j, "case", json_object_new_string(c->name));
 		json_object_array_add(jc, j);

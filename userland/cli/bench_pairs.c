@@ -11,32 +11,6 @@
 /* Consecutive pairs without a ratio after which a tool is taken to be broken. */
 #define MAX_FAILED_IN_A_ROW 3
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Median of the positive figures of v[0..n), NAN without one. */
-static double median_of(const double *v, size_t n)
-{
-	double *s = malloc((n ? n : 1) * sizeof(*s)), m = NAN;
-	size_t k = 0;
-
-	if (!s)
-		return NAN;
-	for (size_t i = 0; i < n; i++)
-		if (v[i] > 0)
-			s[k++] = v[i];
-	if (k) {
-		qsort(s, k, sizeof(*s), cmp_double);
-		m = k % 2 ? s[k / 2] : (s[k / 2 - 1] + s[k / 2]) / 2;
-	}
-	free(s);
-	return m;
-}
-
 static int grow(struct ps_pairs *r)
 {
 	size_t cap = r->room ? r->room * 2 : 16;
@@ -146,8 +120,8 @@ int ps_pairs_run(const struct ps_pair_plan *p, struct ps_pairs *r)
 	}
 	r->seconds = ps_mono_now() - t0;
 	ps_judge_pairs(r->ratio, r->n, p->goal, &r->j);
-	r->median_a = median_of(r->a, r->n);
-	r->median_b = median_of(r->b, r->n);
+	r->median_a = ps_bench_median(r->a, r->n);
+	r->median_b = ps_bench_median(r->b, r->n);
 	return 0;
 }
 
