@@ -247,6 +247,11 @@ static void test_recorded(void)
 	     0.9873},
 	    {"engine-loop-shm-1s-runs.json", "random 4K QD32", PS_JUDGE_UNDECIDED, 0.9988, 0.9113,
 	     1.1832},
+	    /* the loop device at load 2.6 to 4.2, make bench's native settings */
+	    {"engine-loop-shm-load4.json", "random 4K QD32", PS_JUDGE_UNDECIDED, 1.0361, 0.9988,
+	     1.0710},
+	    {"engine-loop-shm-load4.json", "sequential 1M QD8", PS_JUDGE_ABOVE, 1.2076, 1.0112,
+	     2.1156},
 	    /* this machine at load 4 to 14 on 2 CPUs: pairs from 0.31 to 12.2 */
 	    {"engine-loop-shm-loaded.json", "random 4K QD32", PS_JUDGE_UNDECIDED, 1.1228, 0.7227,
 	     1.6832},
