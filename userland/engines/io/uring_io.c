@@ -42,7 +42,7 @@ struct engine {
 	 * drive answers nothing, but a timeout on every wait arms and cancels a
 	 * kernel timer at every sleep (1.5 us in a VM, where each arming is a
 	 * VM exit). One timeout request in the ring instead, armed again only
-	 * when it fires: timer_at is its deadline while timer_armed.
+	 * when it fires; timer_ts holds its deadline until the kernel took it.
 	 */
 	bool timer_armed, timer_per_wait; /* per_wait: the kernel refused the request */
 	struct __kernel_timespec timer_ts;
