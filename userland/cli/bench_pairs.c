@@ -96,8 +96,10 @@ int ps_pairs_run(const struct ps_pair_plan *p, struct ps_pairs *r)
 				break;
 			}
 		}
-		if (r->n == r->room && grow(r) < 0)
+		if (r->n == r->room && grow(r) < 0) {
+			ps_pairs_free(r);
 			return -1;
+		}
 		/* who goes first alternates, so that a drift touches both alike */
 		if (r->n % 2 == 0) {
 			a = run_side(p, 0, why_a, sizeof(why_a));
