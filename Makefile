@@ -197,7 +197,8 @@ $(OUT)/probestick.img.xz: $(OUT)/probestick.img
 	cd $(OUT) && sha256sum probestick.img.xz >probestick.img.xz.sha256
 	@echo "release: $@ ($$(stat -c %s $@) bytes), $@.sha256"
 
-# Not a test: the probes' overhead in a QEMU guest (tests/bench/run.sh).
+# Not a test: probestick against the reference tools, in a QEMU guest and natively
+# (tests/bench/run.sh; README.md, Benchmarks).
 bench: $(OUT)/vmlinuz $(OUT)/initramfs.img $(OUT)/probestick.ko
 	tests/bench/run.sh
 
