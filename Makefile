@@ -215,7 +215,8 @@ $(OUT)/probestick.img.xz: $(OUT)/probestick.img
 	cd $(OUT) && sha256sum probestick.img.xz >probestick.img.xz.sha256
 	@echo "release: $@ ($$(stat -c %s $@) bytes), $@.sha256"
 
-# Not a test: the probes' overhead in a QEMU guest (tests/bench/run.sh).
+# Not a test: probestick against the reference tools, in a QEMU guest and natively
+# (tests/bench/run.sh; README.md, Benchmarks).
 bench: $(OUT)/vmlinuz $(OUT)/initramfs.img $(OUT)/probestick.ko
 	tests/bench/run.sh
 
@@ -248,7 +249,8 @@ help:
 	@echo 'make release   out/probestick.img.xz and its .sha256: the file users download'
 	@echo 'make mok       sign probestick.ko with your own key (made once, outside the'
 	@echo '               clone) and put its certificate on the stick, for Secure Boot'
-	@echo 'make bench     probes off/on IOPS ratio and cost per event, in QEMU; our engine'
-	@echo '               against fio in QEMU and natively on a loop device (not a test)'
+	@echo 'make bench     probestick against fio, likwid-bench and iperf3, and the probes'
+	@echo '               on/off, in QEMU and natively, each judged above/below/undecided'
+	@echo '               on alternating pairs; the probes cost per event (not a test)'
 	@echo 'make fuzz      every libFuzzer harness for FUZZ_S seconds (600), one at a time;'
 	@echo '               FUZZ="report config" for some of them'
