@@ -7,15 +7,15 @@
  * Input: one byte choosing the decoder (its value % 5: identify, pg89,
  * pgb1, pg83, wwid), then the page or text.
  */
-// fuzz-sources: hw/ata_identify.c hw/inventory_json.c hw/sysfs_path.c hw/ethtool.c hw/nics.c
-// fuzz-sources: hw/edac.c hw/memory_channel.c hw/pci_names.c
-// fuzz-sources: core/store.c
-// fuzz-sources: hw/hw_util.c hw/pcie_sysfs_decode.c hw/inventory.c hw/identity.c hw/pcie.c
-// fuzz-sources: hw/drives.c hw/ata_link.c hw/machine.c hw/machine_id_rule.c hw/memory.c
-// fuzz-sources: hw/smbios17.c hw/environment.c report/json.c core/util.c
+// fuzz-sources: decode/ata_identify.c hw/inventory_json.c decode/sysfs_path.c hw/ethtool.c hw/nics.c
+// fuzz-sources: hw/edac.c decode/memory_channel.c hw/pci_names.c
+// fuzz-sources: lib/store.c
+// fuzz-sources: hw/hw_util.c decode/pcie.c hw/inventory.c hw/identity.c hw/pcie.c
+// fuzz-sources: hw/drives.c decode/ata_link.c hw/machine.c decode/machine_id_rule.c hw/memory.c
+// fuzz-sources: decode/smbios17.c hw/environment.c lib/json.c lib/util.c
 #include "fuzz.h"
 
-#include "hw/decode.h"
+#include "decode/decode.h"
 #include "hw/readers.h"
 
 #include <errno.h>

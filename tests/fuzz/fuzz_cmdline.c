@@ -1,7 +1,7 @@
 /* fuzz_cmdline.c - the kernel command line (/proc/cmdline) through ps_config_parse_cmdline. */
-// fuzz-sources: core/config.c core/util.c report/json.c
-// fuzz-sources: core/scratch.c hw/md.c
-// fuzz-sources: core/store.c
+// fuzz-sources: core/config.c lib/util.c lib/json.c
+// fuzz-sources: core/scratch.c decode/md.c
+// fuzz-sources: lib/store.c
 #include "fuzz.h"
 
 #include "core/config.h"

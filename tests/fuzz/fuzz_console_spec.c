@@ -1,7 +1,7 @@
 /* fuzz_console_spec.c - a console= value ("tty0,ttyS0,115200") through ps_console_spec_parse. */
-// fuzz-sources: core/config.c core/util.c report/json.c
-// fuzz-sources: core/scratch.c hw/md.c
-// fuzz-sources: core/store.c
+// fuzz-sources: core/config.c lib/util.c lib/json.c
+// fuzz-sources: core/scratch.c decode/md.c
+// fuzz-sources: lib/store.c
 #include "fuzz.h"
 
 #include "core/config.h"

@@ -1,10 +1,10 @@
 /* fuzz_smbios17.c - a raw SMBIOS type 17 structure (/sys/firmware/dmi/entries/17-N/raw):
  * ps_smbios17_decode. */
-// fuzz-sources: hw/smbios17.c
-// fuzz-sources: hw/hw_util.c core/util.c core/store.c report/json.c
+// fuzz-sources: decode/smbios17.c
+// fuzz-sources: hw/hw_util.c lib/util.c lib/store.c lib/json.c
 #include "fuzz.h"
 
-#include "hw/decode.h"
+#include "decode/decode.h"
 
 #include <errno.h>
 

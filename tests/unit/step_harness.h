@@ -10,7 +10,7 @@
 #include "core/plan.h"
 #include "core/step_run.h"
 #include "hw/inventory.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <signal.h>
 #include <string.h>

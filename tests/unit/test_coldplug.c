@@ -2,7 +2,7 @@
  * /sys/bus, empty files) and a coldplug run against an empty module tree (loads nothing). */
 #include "check.h"
 #include "boot/coldplug.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <json-c/json.h>

@@ -1,6 +1,6 @@
 /* test_config.c - probestick.cfg and kernel command line parsing, including damaged input. */
 #include "check.h"
-#include "report/json.h"
+#include "lib/json.h"
 #include "core/config.h"
 
 #include <errno.h>

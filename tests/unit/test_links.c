@@ -9,7 +9,7 @@
 #include "tree.h"
 
 #include "record/platform.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <math.h>
 

@@ -5,7 +5,7 @@
  * they name no channel.
  */
 #include "check.h"
-#include "hw/decode.h"
+#include "decode/decode.h"
 
 static const char *ch(const char *loc, const char *bank)
 {

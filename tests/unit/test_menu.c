@@ -3,7 +3,7 @@
 /* link: steps */
 #include "cli/console.h"
 #include "cli/menu.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

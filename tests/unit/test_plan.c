@@ -6,7 +6,7 @@
 #include "core/plan.h"
 #include "step_harness.h"
 #include "report/report.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -2,7 +2,7 @@
  * refusal of bad steps, plan selection with dependencies, findings. */
 #include "check.h"
 #include "core/plan.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "step_harness.h"
 
 #include <errno.h>

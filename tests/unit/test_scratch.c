@@ -7,9 +7,9 @@
  */
 #include "check.h"
 #include "core/scratch.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "hw/drive_use.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <errno.h>
 #include <stdlib.h>

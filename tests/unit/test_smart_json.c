@@ -2,8 +2,8 @@
  * output of real drives and of QEMU's, and on damaged text; the NVMe
  * self-test log and Identify decoders (hw/nvme_selftest.c). */
 #include "check.h"
-#include "core/util.h"
-#include "hw/smart.h"
+#include "lib/util.h"
+#include "decode/smart.h"
 
 #include <errno.h>
 #include <stdlib.h>

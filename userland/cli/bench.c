@@ -1,10 +1,10 @@
 /* bench.c - `probestick bench probes`: random reads with the module's probes off
  * and on, through our io_uring engine and through fio, interleaved, as ratios. */
 #include "cli/bench.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "engines/io/uring_io.h"
 #include "record/kcapture.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -2,7 +2,7 @@
  * with the same parameters, alternating, as ratios (issue 7: the engine must
  * never be the bottleneck a user measures). Only reads. */
 #include "cli/bench.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "engines/io/stats.h"
 #include "engines/io/uring_io.h"
 

@@ -3,7 +3,7 @@
  * stream stressor), the same threads and working set, runs alternating, as
  * a ratio ours / reference with the spread that says whether it tells. */
 #include "cli/bench.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "engines/mem/mem.h"
 
 #include <errno.h>

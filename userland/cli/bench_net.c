@@ -5,10 +5,10 @@
  * the ratio of the medians and whether the spread lets it be judged.
  */
 #include "cli/bench.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "engines/net/iperf_pair.h"
 #include "engines/net/netns.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

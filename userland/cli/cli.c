@@ -5,11 +5,11 @@
 #include "cli/cli.h"
 #include "boot/coldplug.h"
 #include "boot/stick_check.h"
-#include "core/store.h"
+#include "lib/store.h"
 #include "core/config.h"
 #include "cli/console.h"
 #include "hw/inventory.h"
-#include "hw/machine_id.h"
+#include "decode/machine_id.h"
 #include "cli/menu.h"
 #include "cli/serve.h"
 #include "cli/ui.h"
@@ -20,7 +20,7 @@
 #include "report/index.h"
 #include "report/ocp.h"
 #include "report/report.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "record/kmsg.h"
 
 #include <errno.h>

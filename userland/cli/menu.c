@@ -4,7 +4,7 @@
 #include "cli/console.h"
 #include "core/plan.h"
 #include "core/scratch.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "hw/drive_use.h"
 #include "hw/inventory.h"
 #include "report/compare.h"

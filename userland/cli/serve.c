@@ -11,7 +11,7 @@
 #include "cli/serve.h"
 #include "cli/console.h"
 #include "core/config.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "engines/io/uring_io.h"
 #include "engines/net/iperf_pair.h"
 #include "engines/net/nbd.h"

@@ -1,8 +1,8 @@
 /* ui.c - the plan as a person watches it on VGA and serial (ui.h). */
 #include "cli/ui.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "report/doc.h"
-#include "report/json.h"
+#include "lib/json.h"
 #include "report/report.h"
 #include "report/text.h"
 

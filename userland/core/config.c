@@ -2,9 +2,9 @@
  * Pure string functions, except ps_config_load which reads the two files. */
 #include "core/config.h"
 #include "core/scratch.h"
-#include "hw/md.h"
-#include "core/util.h"
-#include "report/json.h"
+#include "decode/md.h"
+#include "lib/util.h"
+#include "lib/json.h"
 
 #include <autoconf.h>
 #include <arpa/inet.h>

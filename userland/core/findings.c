@@ -4,8 +4,8 @@
  */
 #include "core/step.h"
 #include "core/step_run.h"
-#include "core/util.h"
-#include "report/json.h"
+#include "lib/util.h"
+#include "lib/json.h"
 
 #include <math.h>
 #include <stdarg.h>

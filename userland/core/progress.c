@@ -3,7 +3,7 @@
  * rate and ETA, passed to the console at most every 100 ms.
  */
 #include "core/step_run.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -2,8 +2,8 @@
  * run (fio's check_engine_ops), and plan selection with the steps' "after". */
 #include "core/plan.h"
 #include "core/step.h"
-#include "core/util.h"
-#include "report/json.h"
+#include "lib/util.h"
+#include "lib/json.h"
 
 #include <errno.h>
 #include <stdarg.h>

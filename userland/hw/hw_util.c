@@ -2,7 +2,7 @@
  * bounded string copies, MemTotal. */
 #include "hw/hw_util.h"
 
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -10,7 +10,7 @@
 #ifndef PS_HW_INVENTORY_H
 #define PS_HW_INVENTORY_H
 
-#include "hw/decode.h"
+#include "decode/decode.h"
 #include "hw/edac.h"
 #include "hw/ethtool.h"
 

@@ -1,7 +1,7 @@
 /* smartctl.c - run smartctl with a deadline and capture what it prints: a drive
  * that hangs a command must not hang the plan. */
-#include "hw/smart.h"
-#include "core/util.h"
+#include "decode/smart.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -6,10 +6,10 @@
  */
 #include "record/platform.h"
 #include "record/kcapture.h"
-#include "core/util.h"
-#include "hw/decode.h"
+#include "lib/util.h"
+#include "decode/decode.h"
 #include "hw/hw_util.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <ctype.h>
 #include <errno.h>

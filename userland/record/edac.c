@@ -5,9 +5,9 @@
  * names one), or per controller for what EDAC could not place.
  */
 #include "record/platform.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "hw/hw_util.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <limits.h>
 #include <stdio.h>

@@ -10,8 +10,8 @@
 #include <sys/ioctl.h>
 
 #include "record/kcapture.h"
-#include "record/proc_decode.h"
-#include "report/json.h"
+#include "decode/proc.h"
+#include "lib/json.h"
 
 #define NOT_LOADED "probestick.ko not loaded"
 

@@ -5,9 +5,9 @@
  * while probestick owns the console.
  */
 #include "record/kmsg.h"
-#include "core/util.h"
-#include "hw/decode.h"
-#include "report/json.h"
+#include "lib/util.h"
+#include "decode/decode.h"
+#include "lib/json.h"
 
 #include <ctype.h>
 #include <dirent.h>

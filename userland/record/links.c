@@ -5,10 +5,10 @@
  * cleared), so a link that retrains under load is a finding of that step.
  */
 #include "record/platform.h"
-#include "core/util.h"
-#include "hw/decode.h"
+#include "lib/util.h"
+#include "decode/decode.h"
 #include "hw/hw_util.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include "../../kmod/pcie_fields.h"
 

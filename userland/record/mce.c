@@ -5,7 +5,7 @@
  */
 #include "record/platform.h"
 #include "record/kcapture.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include "../../kmod/mce_decode.h"
 

@@ -3,9 +3,9 @@
  * once a second on a thread, accumulates deltas, and builds steps[].load.
  */
 #include "record/sampler.h"
-#include "record/proc_decode.h"
-#include "core/util.h"
-#include "report/json.h"
+#include "decode/proc.h"
+#include "lib/util.h"
+#include "lib/json.h"
 
 #include <errno.h>
 #include <fcntl.h>

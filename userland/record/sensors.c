@@ -6,9 +6,9 @@
  * thread once a second (record/sampler.h).
  */
 #include "record/platform.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "hw/hw_util.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -7,7 +7,7 @@
 #include "report/compare.h"
 #include "report/chart.h"
 #include "report/html.h"
-#include "report/json.h"
+#include "lib/json.h"
 #include "report/report.h"
 #include "report/text.h"
 

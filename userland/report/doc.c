@@ -3,7 +3,7 @@
  * renderer reads the report through this, so none of them knows a step.
  */
 #include "report/doc.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <limits.h>
 #include <math.h>

@@ -10,7 +10,7 @@
  */
 #include "report/ocp.h"
 #include "report/doc.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <errno.h>
 #include <math.h>

@@ -2,7 +2,7 @@
 #ifndef PS_REPORT_H
 #define PS_REPORT_H
 
-#include "report/json.h"
+#include "lib/json.h"
 #include "report/view.h"
 
 #include <json-c/json.h>

@@ -75,13 +75,13 @@
 #include "core/config.h"
 #include "core/scratch.h"
 #include "core/step.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "engines/io/stats.h"
 #include "engines/io/uring_io.h"
 #include "engines/net/cost.h"
 #include "hw/drive_use.h"
-#include "hw/md.h"
-#include "report/json.h"
+#include "decode/md.h"
+#include "lib/json.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -62,13 +62,13 @@
 
 #include "core/config.h"
 #include "core/step.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "engines/io/uring_io.h"
 #include "engines/mem/mem.h"
 #include "engines/stress/burn.h"
 #include "hw/edac.h"
 #include "hw/inventory.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -77,11 +77,11 @@
 /* clang-format on */
 
 #include "core/step.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "engines/io/lba_ranges.h"
 #include "engines/io/stats.h"
 #include "engines/io/uring_io.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <errno.h>
 #include <fcntl.h>

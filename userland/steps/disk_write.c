@@ -53,13 +53,13 @@
 #include "core/config.h"
 #include "core/scratch.h"
 #include "core/step.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "engines/io/lba_ranges.h"
 #include "engines/io/pattern.h"
 #include "engines/io/stats.h"
 #include "engines/io/uring_io.h"
 #include "hw/drive_use.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <errno.h>
 #include <fcntl.h>

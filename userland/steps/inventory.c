@@ -33,7 +33,7 @@
 #include "engines/net/ports.h"
 #include "hw/hw.h"
 #include "hw/inventory.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <errno.h>
 #include <math.h>

@@ -64,10 +64,10 @@
 /* clang-format on */
 
 #include "core/step.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "engines/mem/mem.h"
 #include "hw/inventory.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <errno.h>
 #include <math.h>

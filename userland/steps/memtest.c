@@ -58,12 +58,12 @@
 
 #include "core/config.h"
 #include "core/step.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "engines/mem/mem.h"
 #include "engines/mem/pattern.h"
 #include "hw/edac.h"
 #include "hw/inventory.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -50,11 +50,11 @@
 
 #include "core/config.h"
 #include "core/step.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "engines/net/peer.h"
 #include "engines/net/pmtu.h"
 #include "engines/net/ports.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

@@ -45,14 +45,14 @@
 /* clang-format on */
 
 #include "core/step.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "engines/io/stats.h"
 #include "engines/io/uring_io.h"
 #include "engines/net/cost.h"
 #include "engines/net/iperf_pair.h"
 #include "engines/net/nbd.h"
 #include "engines/net/peer.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

@@ -45,11 +45,11 @@
 
 #include "core/config.h"
 #include "core/step.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "engines/net/cost.h"
 #include "engines/net/iperf_pair.h"
 #include "engines/net/ports.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

@@ -69,13 +69,13 @@
 /* clang-format on */
 
 #include "core/step.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "engines/net/cost.h"
 #include "engines/net/iperf_pair.h"
 #include "engines/net/ports.h"
 #include "engines/io/stats.h"
 #include "engines/net/tput.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <errno.h>
 #include <stdio.h>

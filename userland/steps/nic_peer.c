@@ -43,12 +43,12 @@
 /* clang-format on */
 
 #include "core/step.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "engines/net/cost.h"
 #include "engines/net/iperf_pair.h"
 #include "engines/net/peer.h"
 #include "engines/net/tput.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

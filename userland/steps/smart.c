@@ -59,10 +59,10 @@
 /* clang-format on */
 
 #include "core/step.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "hw/hw_util.h"
-#include "hw/smart.h"
-#include "report/json.h"
+#include "decode/smart.h"
+#include "lib/json.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -65,11 +65,11 @@
 
 #include "core/config.h"
 #include "core/step.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "engines/io/lba_ranges.h"
 #include "engines/io/surface.h"
 #include "engines/io/uring_io.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/util.h" /* ps_round */
+#include "lib/util.h" /* ps_round */
 
 /* Summary of n repeated measurements of the same thing. */
 struct ps_run_summary {

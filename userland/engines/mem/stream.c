@@ -7,7 +7,7 @@
  * (reads plus writes, no write-allocate), 10^9 bytes/s.
  */
 #include "engines/mem/mem.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,9 +1,9 @@
 /* cost.c - CPU per core and the ports' interrupts over one measurement, through
  * the load sampler's own /proc parsers (record/proc_decode.h). */
 #include "engines/net/cost.h"
-#include "core/util.h"
-#include "record/proc_decode.h"
-#include "report/json.h"
+#include "lib/util.h"
+#include "decode/proc.h"
+#include "lib/json.h"
 
 #include <dirent.h>
 #include <limits.h>

@@ -1,8 +1,8 @@
 /* peer.c - finding a stick in server mode (discovery broadcast), answering as one,
  * and addressing the port that faces it (static, udhcpc, link-local). */
 #include "engines/net/peer.h"
-#include "core/util.h"
-#include "report/json.h"
+#include "lib/util.h"
+#include "lib/json.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

@@ -3,7 +3,7 @@
  * everything put back: the shared ground of the port-to-port and peer steps.
  */
 #include "engines/net/ports.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

@@ -2,7 +2,7 @@
  * the port-to-port, peer and aggregate steps. */
 #include "engines/net/tput.h"
 #include "engines/io/stats.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <stdio.h>
 #include <string.h>

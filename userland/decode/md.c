@@ -1,5 +1,5 @@
 /* md.c - md RAID levels, sizes, progress files and /proc/mdstat (hw/md.h). Pure. */
-#include "hw/md.h"
+#include "decode/md.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -4,7 +4,7 @@
  * printk formats of Linux 6.1, with the older forms still seen in the field).
  */
 #include "record/kmsg.h"
-#include "hw/decode.h"
+#include "decode/decode.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -2,7 +2,7 @@
  * ata_link.c - disk identity and link texts, pure: libata's sata_spd and the
  * SCSI unit serial number VPD page (0x80) that sd exposes as vpd_pg80.
  */
-#include "hw/decode.h"
+#include "decode/decode.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -2,7 +2,7 @@
  * procinterrupts.c - pure parser of /proc/interrupts text: per-line, per-CPU
  * counts with the chip, hwirq and action names (kernel/irq/proc.c format).
  */
-#include "record/proc_decode.h"
+#include "decode/proc.h"
 
 #include <errno.h>
 #include <stdlib.h>

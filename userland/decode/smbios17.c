@@ -3,10 +3,10 @@
  * kmod/smbios17.h (the decoder the module's dmi_walk() table uses too)
  * over a raw structure, and the names of its type and form factor codes.
  */
-#include "hw/decode.h"
+#include "decode/decode.h"
 #include "hw/hw_util.h"
 
-#include "core/util.h"
+#include "lib/util.h"
 
 #include "../../kmod/smbios17.h"
 

@@ -1,6 +1,6 @@
 /* json.c - tolerant JSON lookups and rule-keeping constructors (json.h). */
-#include "report/json.h"
-#include "core/util.h"
+#include "lib/json.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <json-c/json_pointer.h>

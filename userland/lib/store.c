@@ -3,7 +3,7 @@
  * through here, in a read-write window of an otherwise read-only mount and
  * in a write order that vfat keeps (docs/design.md, "Writing on the stick").
  */
-#include "core/store.h"
+#include "lib/store.h"
 
 #include <errno.h>
 #include <fcntl.h>

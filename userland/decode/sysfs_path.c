@@ -2,7 +2,7 @@
  * sysfs_path.c - what a resolved /sys/devices path says about a device:
  * its PCI ancestors and the transport of a disk. Pure string work.
  */
-#include "hw/decode.h"
+#include "decode/decode.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -1,6 +1,6 @@
 /* util.c - small file and sysfs helpers shared by the core and the probes. */
-#include "core/util.h"
-#include "core/store.h"
+#include "lib/util.h"
+#include "lib/store.h"
 
 #include <ctype.h>
 #include <errno.h>

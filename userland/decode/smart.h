@@ -9,7 +9,7 @@
 #ifndef PS_HW_SMART_H
 #define PS_HW_SMART_H
 
-#include "hw/decode.h"
+#include "decode/decode.h"
 
 #include <json-c/json.h>
 #include <limits.h>

@@ -3,9 +3,9 @@
  * libata exposes it in SCSI VPD page 0x89), and the SCSI VPD pages 0x83
  * (WWN) and 0xB1 (rotation rate). Word numbers are those of ACS-3.
  */
-#include "hw/decode.h"
+#include "decode/decode.h"
 
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <ctype.h>
 #include <errno.h>

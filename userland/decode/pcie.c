@@ -2,7 +2,7 @@
  * pcie_sysfs_decode.c - PCIe link decoding, pure: config space capability
  * walk, LnkCap/LnkSta/LnkCap2 fields, sysfs link texts, module table entries.
  */
-#include "hw/decode.h"
+#include "decode/decode.h"
 
 #include "probestick.h"
 

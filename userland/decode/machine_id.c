@@ -1,7 +1,7 @@
 /* machine_id.c - the machine-id (reports folder name) of a report, from machine{} and nics[].
  * Pure: one rule for the whole program, ps_machine_id_rule() of the probes. */
-#include "hw/machine_id.h"
-#include "hw/decode.h"
+#include "decode/machine_id.h"
+#include "decode/decode.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * memory_channel.c - which memory channel an SMBIOS slot is on, from the
  * words its locator and bank locator use. Pure; unknown stays "".
  */
-#include "hw/decode.h"
+#include "decode/decode.h"
 
 #include <ctype.h>
 #include <stdio.h>

@@ -4,8 +4,8 @@
  * of real drives and damaged copies. Member names follow smartctl 7.0-7.3;
  * where they changed (SCSI vendor/product), both spellings are read.
  */
-#include "hw/smart.h"
-#include "report/json.h"
+#include "decode/smart.h"
+#include "lib/json.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* procstat.c - pure parser of /proc/stat text: per-CPU tick counters and the interrupt total. */
-#include "record/proc_decode.h"
+#include "decode/proc.h"
 
 #include <errno.h>
 #include <stdlib.h>

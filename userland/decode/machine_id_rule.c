@@ -2,8 +2,8 @@
  * machine_id_rule.c - the machine-id rule (docs: fields, machine.id), pure: it
  * names the report folder, so it must be stable and never a BIOS placeholder.
  */
-#include "hw/decode.h"
-#include "core/util.h"
+#include "decode/decode.h"
+#include "lib/util.h"
 
 #include <ctype.h>
 #include <errno.h>
