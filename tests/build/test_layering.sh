@@ -21,7 +21,7 @@ while read -r file room; do
 	case $room in core | hw | engines | lib | decode) ;;
 	report) grep -qE '^#include "report/view\.h"' "$file" ||
 		complain "$file includes a report header other than json.h and view.h" ;;
-	*) complain "$file (a step) includes $room/: steps use core, hw, engines and report/json.h" ;;
+	*) complain "$file (a step) includes $room/: steps use core, hw, engines and lib/json.h" ;;
 	esac
 	if grep -qE '^#include "report/(doc|report|render|text)' "$file"; then
 		complain "$file (a step) includes the report's document or renderers"

@@ -1,5 +1,5 @@
 /* fuzz_cmdline.c - the kernel command line (/proc/cmdline) through ps_config_parse_cmdline. */
-// fuzz-sources: core/config.c lib/util.c lib/json.c
+// fuzz-sources: core/config.c engines/net/spec.c lib/util.c lib/json.c
 // fuzz-sources: core/scratch.c decode/md.c
 // fuzz-sources: lib/store.c
 #include "fuzz.h"

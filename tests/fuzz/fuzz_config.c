@@ -1,5 +1,5 @@
 /* fuzz_config.c - probestick.cfg as any editor on any PC may leave it: ps_config_parse_text. */
-// fuzz-sources: core/config.c lib/util.c lib/json.c
+// fuzz-sources: core/config.c engines/net/spec.c lib/util.c lib/json.c
 // fuzz-sources: core/scratch.c decode/md.c
 // fuzz-sources: lib/store.c
 #include "fuzz.h"

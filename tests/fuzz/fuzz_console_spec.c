@@ -1,5 +1,5 @@
 /* fuzz_console_spec.c - a console= value ("tty0,ttyS0,115200") through ps_console_spec_parse. */
-// fuzz-sources: core/config.c lib/util.c lib/json.c
+// fuzz-sources: core/config.c engines/net/spec.c lib/util.c lib/json.c
 // fuzz-sources: core/scratch.c decode/md.c
 // fuzz-sources: lib/store.c
 #include "fuzz.h"

@@ -1,5 +1,5 @@
 /* fuzz_mdstat.c - /proc/mdstat and /sys/block/mdX/md/sync_completed, sync_speed through the
- * array step's decoders (hw/md.c): the first byte picks which; levels and sizes of its keys. */
+ * array step's decoders (decode/md.c): the first byte picks which; levels and sizes of its keys. */
 // fuzz-sources: decode/md.c
 #include "fuzz.h"
 

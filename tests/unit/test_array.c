@@ -1,5 +1,5 @@
 /*
- * test_array.c - the array step's pure parts (hw/md.c) fed files recorded in
+ * test_array.c - the array step's pure parts (decode/md.c) fed files recorded in
  * a guest (tests/fixtures/md: /proc/mdstat and /sys/block/mdX/md/sync_* as
  * tests/boot/test_array's guest showed them mid-rebuild), and the step's
  * refusals on file drives: the drive not confirmed, a mounted member, the

@@ -214,7 +214,7 @@ static void session_init(struct session *s, const char *root, const char *stick,
 	s->stream.fd = -1;
 	ps_config_defaults(&s->cfg);
 	s->warnings = json_object_new_array();
-	/* Every write on the stick goes through the store (core/store.h). */
+	/* Every write on the stick goes through the store (lib/store.h). */
 	ps_store_init(stick);
 	if (stick) {
 		snprintf(s->cfg.stick, sizeof(s->cfg.stick), "%s", stick);

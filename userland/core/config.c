@@ -24,6 +24,22 @@ static const char *const stream_values[] = {"none", "serial"};
 static const unsigned int serial_speeds[] = {1200,  2400,   4800,   9600,   19200, 38400,
 					     57600, 115200, 230400, 460800, 921600};
 
+void ps_config_net_want(struct ps_config *cfg)
+{
+	struct ps_net_want *w = &cfg->net_want;
+	char why[160];
+
+	memset(w, 0, sizeof(*w));
+	w->mtu = -1;
+	/* each was checked when it was set: a failure leaves the default */
+	if (ps_net_spec_parse(cfg->net, &w->net, why, sizeof(why)) < 0)
+		memset(&w->net, 0, sizeof(w->net));
+	if (ps_peer_spec_parse(cfg->peer, &w->peer, &w->peer_port, why, sizeof(why)) < 0)
+		w->peer_port = 0;
+	if (ps_mtu_spec_parse(cfg->mtu, &w->mtu) < 0)
+		w->mtu = -1;
+}
+
 void ps_config_defaults(struct ps_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
@@ -36,6 +52,7 @@ void ps_config_defaults(struct ps_config *cfg)
 	snprintf(cfg->array_chunk, sizeof(cfg->array_chunk), "512K");
 	snprintf(cfg->surface, sizeof(cfg->surface), "sampled");
 	snprintf(cfg->stream, sizeof(cfg->stream), "none");
+	ps_config_net_want(cfg);
 }
 
 static void warn(json_object *warnings, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -189,107 +206,6 @@ static int check_console(const char *value, const char *v, char *why, size_t why
 		return 0;
 	snprintf(why, whylen, "console=%s: %s", v, reason);
 	return -EINVAL;
-}
-
-int ps_net_spec_parse(const char *s, struct ps_net_spec *out, char *why, size_t whylen)
-{
-	char addr[64], *slash, *comma, *end;
-	long len;
-
-	memset(out, 0, sizeof(*out));
-	if (!s[0] || strcmp(s, "auto") == 0)
-		return 0;
-	if (strcmp(s, "dhcp") == 0) {
-		out->how = PS_NET_DHCP;
-		return 0;
-	}
-	if (strlen(s) >= sizeof(addr)) {
-		snprintf(why, whylen, "too long");
-		return -EINVAL;
-	}
-	snprintf(addr, sizeof(addr), "%s", s);
-	comma = strchr(addr, ',');
-	if (comma) {
-		*comma++ = '\0';
-		if (inet_pton(AF_INET, comma, &out->gw) != 1) {
-			snprintf(why, whylen, "the gateway is not an IPv4 address");
-			return -EINVAL;
-		}
-		out->has_gw = true;
-	}
-	slash = strchr(addr, '/');
-	if (!slash) {
-		snprintf(why, whylen, "is not auto, dhcp or ADDR/LEN[,GW] (like 192.168.1.50/24)");
-		return -EINVAL;
-	}
-	*slash++ = '\0';
-	len = strtol(slash, &end, 10);
-	if (!*slash || *end || len < 1 || len > 32) {
-		snprintf(why, whylen, "the prefix length is not 1 to 32");
-		return -EINVAL;
-	}
-	if (inet_pton(AF_INET, addr, &out->addr) != 1) {
-		snprintf(why, whylen, "is not auto, dhcp or ADDR/LEN[,GW] (like 192.168.1.50/24)");
-		return -EINVAL;
-	}
-	out->prefix = (int)len;
-	out->how = PS_NET_STATIC;
-	return 0;
-}
-
-int ps_peer_spec_parse(const char *s, struct in_addr *addr, int *port, char *why, size_t whylen)
-{
-	char host[64], *colon, *end;
-
-	*port = 0;
-	memset(addr, 0, sizeof(*addr));
-	if (!s[0])
-		return 0;
-	if (strlen(s) >= sizeof(host)) {
-		snprintf(why, whylen, "too long");
-		return -EINVAL;
-	}
-	snprintf(host, sizeof(host), "%s", s);
-	*port = 5201;
-	colon = strchr(host, ':');
-	if (colon) {
-		long p;
-
-		*colon++ = '\0';
-		p = strtol(colon, &end, 10);
-		if (!*colon || *end || p < 1 || p > 65535) {
-			snprintf(why, whylen, "the port is not 1 to 65535");
-			return -EINVAL;
-		}
-		*port = (int)p;
-	}
-	if (inet_pton(AF_INET, host, addr) != 1) {
-		snprintf(why, whylen,
-			 "is not an IPv4 address with an optional :PORT (names "
-			 "need DNS, which the stick has not)");
-		return -EINVAL;
-	}
-	return 0;
-}
-
-int ps_mtu_spec_parse(const char *s, int *mtu)
-{
-	char *end;
-	long v;
-
-	if (!s[0] || strcmp(s, "max") == 0) {
-		*mtu = -1;
-		return 0;
-	}
-	if (strcmp(s, "keep") == 0) {
-		*mtu = 0;
-		return 0;
-	}
-	v = strtol(s, &end, 10);
-	if (*end || v < 576 || v > 65535)
-		return -EINVAL;
-	*mtu = (int)v;
-	return 0;
 }
 
 int ps_memtest_spec_parse(const char *s, uint64_t *bytes, unsigned int *pct)
@@ -585,6 +501,7 @@ int ps_config_set(struct ps_config *cfg, const char *key, const char *value, cha
 	if (ret < 0)
 		return ret;
 	snprintf(field(cfg, k), k->size, "%s", value);
+	ps_config_net_want(cfg);
 	return 0;
 }
 

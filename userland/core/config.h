@@ -2,6 +2,8 @@
 #ifndef PS_CONFIG_H
 #define PS_CONFIG_H
 
+#include "engines/net/spec.h"
+
 #include <json-c/json.h>
 #include <netinet/in.h>
 #include <stdint.h>
@@ -37,23 +39,8 @@ struct ps_config {
 	char memtest[16]; /* the memtest step's size: SIZE (256M, 2G) or N% of free; "" its default
 			   */
 	char burnin[16];  /* the burnin step's budget: 90s, 10m, 1h, 1h30m; "" its default */
+	struct ps_net_want net_want; /* net=, peer= and mtu= parsed */
 };
-
-/* net=: how the port facing a peer gets its address. */
-struct ps_net_spec {
-	enum { PS_NET_AUTO = 0, PS_NET_DHCP, PS_NET_STATIC } how;
-	struct in_addr addr, gw;
-	int prefix;
-	bool has_gw;
-};
-/* "auto" (or ""), "dhcp", "ADDR/LEN[,GW]": 0, or -EINVAL and why[]. Pure. */
-int ps_net_spec_parse(const char *s, struct ps_net_spec *out, char *why, size_t whylen);
-
-/* peer=: an IPv4 address and a port (5201 when not given). Pure; "" gives port 0. */
-int ps_peer_spec_parse(const char *s, struct in_addr *addr, int *port, char *why, size_t whylen);
-
-/* mtu=: 0 for keep, -1 for max (the driver's largest), else the MTU. Pure; -EINVAL. */
-int ps_mtu_spec_parse(const char *s, int *mtu);
 
 /*
  * memtest=: a size with a unit (K, M, G, T: binary; "256M") into *bytes and
@@ -65,6 +52,9 @@ int ps_memtest_spec_parse(const char *s, uint64_t *bytes, unsigned int *pct);
 /* burnin=: "90s", "10m", "1h", "1h30m" (a bare number is seconds), 10 s to 7 days. Pure; -EINVAL.
  */
 int ps_duration_parse(const char *s, unsigned int *seconds);
+
+/* cfg->net_want from the net=, peer= and mtu= texts (ps_config_set keeps it current). */
+void ps_config_net_want(struct ps_config *cfg);
 
 /* Defaults: plan from Kconfig (CONFIG_DEFAULT_PLAN), then=menu, console=tty0,ttyS0. */
 void ps_config_defaults(struct ps_config *cfg);

@@ -20,6 +20,17 @@ struct probestick_pcie_link;
 typedef int8_t ps_tri; /* 1 true, 0 false, PS_TRI_UNKNOWN */
 #define PS_TRI_UNKNOWN ((ps_tri)-1)
 
+/* What a finding, a verdict or a kernel log line is about (hw/inventory.h names them). */
+enum ps_dev_kind {
+	PS_DEV_NONE = 0, /* the step or the plan itself */
+	PS_DEV_MACHINE,
+	PS_DEV_DRIVE,
+	PS_DEV_NIC,
+	PS_DEV_LINK, /* a PCIe function and the link above it */
+	PS_DEV_DIMM,
+	PS_DEV_KINDS
+};
+
 /* ---- machine_id_rule.c ---- */
 
 /* False for empty strings and the placeholders cheap BIOSes leave in DMI. */
@@ -34,7 +45,7 @@ bool ps_dmi_uuid_meaningful(const char *uuid);
 int ps_machine_id_rule(const char *uuid, const char *serial, const char *mac, char *out,
 		       size_t len);
 
-/* ---- pcie_sysfs_decode.c ---- */
+/* ---- pcie.c ---- */
 
 /* Link speed codes as LnkCap/LnkSta encode them: 1 = 2.5 GT/s ... 6 = 64 GT/s. */
 #define PS_PCIE_SPEED_MAX 6

@@ -1,12 +1,12 @@
 /*
- * hist_decode.c - probestick.ko's log-linear histogram buckets back into
+ * hist.c - probestick.ko's log-linear histogram buckets back into
  * values, percentiles and JSON; the layout is the module's own header.
  */
 #include <inttypes.h>
 #include <stdio.h>
 
 #include "../../kmod/hist_layout.h"
-#include "record/kcapture.h"
+#include "decode/hist.h"
 
 unsigned int ps_hist_bucket_of(uint64_t value)
 {

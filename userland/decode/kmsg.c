@@ -1,9 +1,9 @@
 /*
- * kmsg_decode.c - pure parsers of the kernel log: one /dev/kmsg record into
+ * kmsg.c - pure parsers of the kernel log: one /dev/kmsg record into
  * its fields, and one record's text into what it says about a device (the
  * printk formats of Linux 6.1, with the older forms still seen in the field).
  */
-#include "record/kmsg.h"
+#include "decode/kmsg.h"
 #include "decode/decode.h"
 
 #include <ctype.h>

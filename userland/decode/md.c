@@ -1,4 +1,4 @@
-/* md.c - md RAID levels, sizes, progress files and /proc/mdstat (hw/md.h). Pure. */
+/* md.c - md RAID levels, sizes, progress files and /proc/mdstat (decode/md.h). Pure. */
 #include "decode/md.h"
 
 #include <ctype.h>

@@ -1,5 +1,5 @@
 /*
- * pcie_sysfs_decode.c - PCIe link decoding, pure: config space capability
+ * pcie.c - PCIe link decoding, pure: config space capability
  * walk, LnkCap/LnkSta/LnkCap2 fields, sysfs link texts, module table entries.
  */
 #include "decode/decode.h"

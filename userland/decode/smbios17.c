@@ -4,7 +4,6 @@
  * over a raw structure, and the names of its type and form factor codes.
  */
 #include "decode/decode.h"
-#include "hw/hw_util.h"
 
 #include "lib/util.h"
 

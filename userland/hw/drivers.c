@@ -8,7 +8,7 @@
 #include "hw/drivers.h"
 #include "lib/util.h"
 #include "hw/hw_util.h"
-#include "record/kmsg.h"
+#include "decode/kmsg.h"
 #include "lib/json.h"
 
 #include <ctype.h>

@@ -1,5 +1,5 @@
-/* hw_util.c - helpers the inventory readers share: sorted directory listings,
- * bounded string copies, MemTotal. */
+/* hw_util.c - helpers the inventory readers share: sorted directory listings
+ * and MemTotal. */
 #include "hw/hw_util.h"
 
 #include "lib/util.h"
@@ -65,17 +65,6 @@ void ps_dir_free(struct ps_dirlist *list)
 	free(list->names);
 	list->names = NULL;
 	list->n = 0;
-}
-
-void ps_copy_str(char *dst, size_t len, const char *src)
-{
-	size_t n;
-
-	if (!len)
-		return;
-	n = src ? strnlen(src, len - 1) : 0;
-	memcpy(dst, src ? src : "", n);
-	dst[n] = '\0';
 }
 
 int ps_dir_count(const char *dir, const char *prefix)

@@ -1,6 +1,6 @@
 /* smartctl.c - run smartctl with a deadline and capture what it prints: a drive
  * that hangs a command must not hang the plan. */
-#include "decode/smart.h"
+#include "hw/smartctl.h"
 #include "lib/util.h"
 
 #include <errno.h>

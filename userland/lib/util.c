@@ -98,6 +98,17 @@ int ps_parse_s64(const char *text, int64_t *val)
 	return ret;
 }
 
+void ps_copy_str(char *dst, size_t len, const char *src)
+{
+	size_t n;
+
+	if (!len)
+		return;
+	n = src ? strnlen(src, len - 1) : 0;
+	memcpy(dst, src ? src : "", n);
+	dst[n] = '\0';
+}
+
 int ps_read_u64(const char *path, uint64_t *val)
 {
 	char buf[64];

@@ -21,6 +21,9 @@ char *ps_path(char *buf, size_t len, const char *root, const char *fmt, ...)
  */
 int ps_read_str(const char *path, char *buf, size_t len);
 
+/* Copy src into dst (room len), cut at len - 1 bytes, always terminated. */
+void ps_copy_str(char *dst, size_t len, const char *src);
+
 /* Parse the file as an unsigned integer (base 0: "0x1f", "42"). 0 or -errno. */
 int ps_read_u64(const char *path, uint64_t *val);
 
@@ -44,7 +47,7 @@ int ps_link_name(const char *path, char *buf, size_t len);
 /*
  * Write data to dir/name so that a cut leaves either the old file or the
  * new one, never a torn one: ps_store_write() of the stick store
- * (core/store.h), the one way files reach the stick; kept for its callers.
+ * (lib/store.h), the one way files reach the stick; kept for its callers.
  */
 int ps_write_atomic(const char *dir, const char *name, const void *data, size_t len);
 

@@ -61,7 +61,7 @@
 #include "core/step.h"
 #include "lib/util.h"
 #include "hw/hw_util.h"
-#include "decode/smart.h"
+#include "hw/smartctl.h"
 #include "lib/json.h"
 
 #include <errno.h>

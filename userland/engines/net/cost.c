@@ -1,5 +1,5 @@
 /* cost.c - CPU per core and the ports' interrupts over one measurement, through
- * the load sampler's own /proc parsers (record/proc_decode.h). */
+ * the load sampler's own /proc parsers (decode/proc.h). */
 #include "engines/net/cost.h"
 #include "lib/util.h"
 #include "decode/proc.h"
