@@ -3,7 +3,7 @@
  * never be the bottleneck a user measures). Only reads. */
 #include "cli/bench.h"
 #include "lib/util.h"
-#include "engines/io/stats.h"
+#include "lib/stats.h"
 #include "engines/io/uring_io.h"
 
 #include <errno.h>

@@ -76,7 +76,7 @@
 #include "core/scratch.h"
 #include "core/step.h"
 #include "lib/util.h"
-#include "engines/io/stats.h"
+#include "lib/stats.h"
 #include "engines/io/uring_io.h"
 #include "engines/net/cost.h"
 #include "hw/drive_use.h"

@@ -79,7 +79,7 @@
 #include "core/step.h"
 #include "lib/util.h"
 #include "engines/io/lba_ranges.h"
-#include "engines/io/stats.h"
+#include "lib/stats.h"
 #include "engines/io/uring_io.h"
 #include "lib/json.h"
 

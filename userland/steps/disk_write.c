@@ -56,7 +56,7 @@
 #include "lib/util.h"
 #include "engines/io/lba_ranges.h"
 #include "engines/io/pattern.h"
-#include "engines/io/stats.h"
+#include "lib/stats.h"
 #include "engines/io/uring_io.h"
 #include "hw/drive_use.h"
 #include "lib/json.h"

@@ -47,7 +47,7 @@
 #include "core/config.h"
 #include "core/step.h"
 #include "lib/util.h"
-#include "engines/io/stats.h"
+#include "lib/stats.h"
 #include "engines/io/uring_io.h"
 #include "engines/net/cost.h"
 #include "engines/net/iperf_pair.h"

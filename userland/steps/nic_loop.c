@@ -73,7 +73,7 @@
 #include "engines/net/cost.h"
 #include "engines/net/iperf_pair.h"
 #include "engines/net/ports.h"
-#include "engines/io/stats.h"
+#include "lib/stats.h"
 #include "engines/net/tput.h"
 #include "lib/json.h"
 

@@ -2,7 +2,7 @@
  * thread that echoes one byte, a client that times each round trip. */
 #include "engines/net/tcp_rr.h"
 #include "lib/util.h"
-#include "engines/io/stats.h"
+#include "lib/stats.h"
 #include "engines/net/netns.h"
 
 #include <arpa/inet.h>

@@ -1,7 +1,7 @@
 /* tput.c - a throughput row's summary and its 80 %-of-link rule, one home for
  * the port-to-port, peer and aggregate steps. */
 #include "engines/net/tput.h"
-#include "engines/io/stats.h"
+#include "lib/stats.h"
 #include "lib/json.h"
 
 #include <stdio.h>

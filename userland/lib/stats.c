@@ -1,6 +1,6 @@
 /* stats.c - summaries of repeated runs and latency histograms; no I/O here,
  * so tests/unit/test_io_stats.c checks every figure on tables. */
-#include "engines/io/stats.h"
+#include "lib/stats.h"
 
 #include <errno.h>
 #include <stdlib.h>
