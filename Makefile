@@ -30,8 +30,8 @@ KDIR ?= /usr/src/linux-headers-$(KVER)
 STEP_SRCS := $(sort $(wildcard userland/steps/*.c))
 KCONFIG_ENV := srctree=$(CURDIR) KCONFIG_CONFIG=.config PYTHONPATH=$(KCONFIGLIB)
 
-$(OUT)/gen/Kconfig.steps $(OUT)/gen/steps.mk $(OUT)/gen/step_schemas.c $(OUT)/gen/report-schema.json &: \
-		$(STEP_SRCS) scripts/gather-steps.sh scripts/gather-schemas.py docs/report-schema.json
+$(OUT)/gen/Kconfig.steps $(OUT)/gen/steps.mk $(OUT)/gen/step_schemas.c &: \
+		$(STEP_SRCS) scripts/gather-steps.sh scripts/gather-schemas.py
 	@scripts/gather-steps.sh $(OUT)/gen $(STEP_SRCS)
 
 .config: | $(OUT)/gen/Kconfig.steps
@@ -104,6 +104,11 @@ $(OUT)/libprobestick.a: $(CORE_OBJS)
 $(OUT)/probestick: $(MAIN_OBJ) $(STEP_OBJS) $(OUT)/libprobestick.a
 	$(CC) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(STEP_OBJS) $(OUT)/libprobestick.a $(LDLIBS)
 
+# The report's schema: docs/report-schema.json with every step's data fragment
+# and every setting, as the program's registry knows them (probestick schema).
+$(OUT)/gen/report-schema.json: $(OUT)/probestick docs/report-schema.json
+	$(OUT)/probestick schema docs/report-schema.json >$@.tmp && mv $@.tmp $@
+
 # ------------------------------------------------------------------ fuzz --
 # libFuzzer harnesses (tests/fuzz/README.md): make fuzz-build, make fuzz.
 include tests/fuzz/fuzz.mk
@@ -144,8 +149,8 @@ $(OUT)/probestick.img: $(OUT)/vmlinuz $(OUT)/initramfs.img $(wildcard image/*) $
 
 # ----------------------------------------------------------------- goals --
 .PHONY: all userland module image mok release run test unit kunit boot soak known powercut flash bench realworld clean distclean help
-all: $(OUT)/probestick.img $(OUT)/probestick
-userland: $(OUT)/probestick
+all: $(OUT)/probestick.img $(OUT)/probestick $(OUT)/gen/report-schema.json
+userland: $(OUT)/probestick $(OUT)/gen/report-schema.json
 module: $(OUT)/probestick.ko
 image: $(OUT)/probestick.img
 

@@ -58,6 +58,8 @@ static const char usage[] =
     "                        newest run); --html also writes compare.html there\n"
     "  index [STICK]         rebuild STICK/reports/index.html (every run on the stick)\n"
     "  steps                 list the compiled-in steps\n"
+    "  schema BASE           the report's JSON Schema: BASE (docs/report-schema.json)\n"
+    "                        with every step's data fragment and setting\n"
     "  serve [--stick DIR] [--ports a,b] [--net SPEC] [--mtu SPEC] [--seconds N]\n"
     "        [--no-export]   server mode: the peer of another stick (iperf3 server,\n"
     "                        echo service, NBD export of a RAM disk) until a key\n"
@@ -794,6 +796,30 @@ static int cmd_steps(void)
 	return 0;
 }
 
+/* The report's JSON Schema: base (docs/report-schema.json) with what the registry knows. */
+static int cmd_schema(int argc, char **argv)
+{
+	json_object *base;
+
+	if (argc != 1) {
+		fprintf(stderr, "usage: probestick schema docs/report-schema.json\n");
+		return 2;
+	}
+	base = ps_json_read_file(argv[0]);
+	if (!base) {
+		fprintf(stderr, "probestick schema: %s is not a readable JSON object\n", argv[0]);
+		return 1;
+	}
+	ps_report_schema(base);
+	fputs(json_object_to_json_string_ext(base, JSON_C_TO_STRING_PRETTY |
+						       JSON_C_TO_STRING_SPACED |
+						       JSON_C_TO_STRING_NOSLASHESCAPE),
+	      stdout);
+	fputc('\n', stdout);
+	json_object_put(base);
+	return 0;
+}
+
 /* compare: positional run folders and --html FILE, parsed here (more than one positional). */
 static int cmd_compare(int argc, char **argv)
 {
@@ -958,6 +984,8 @@ int ps_cli_main(int argc, char **argv)
 		ret = cmd_serve(nrest, rest);
 	} else if (strcmp(cmd, "compare") == 0) {
 		ret = cmd_compare(nrest, rest);
+	} else if (strcmp(cmd, "schema") == 0) {
+		ret = cmd_schema(nrest, rest);
 	} else if (strcmp(cmd, "index") == 0) {
 		ret = parse_opts(nrest, rest, cmd, "positional", &o);
 		if (ret < 0)

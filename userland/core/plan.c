@@ -564,7 +564,10 @@ static void run_step(struct runner *r, size_t i)
 		o->ui->step_start(o->ui->arg, i, o->n_steps, s);
 	abort_flag = ABORT_NONE;
 	t0 = ps_mono_now();
-	if (need) {
+	if (ps_step_result_begin(&ctx, s, data) < 0) {
+		snprintf(run.reason, sizeof(run.reason), "out of memory for its result");
+		st = PS_ERROR;
+	} else if (need) {
 		snprintf(run.reason, sizeof(run.reason), "%s", need);
 		st = PS_SKIPPED;
 	} else if (s->after && strcmp(s->after, "inventory") == 0 && !r->inv.taken) {
@@ -589,6 +592,7 @@ static void run_step(struct runner *r, size_t i)
 		struct ps_kc_records *recs = NULL;
 
 		ret = s->run(&ctx);
+		ps_step_result_end(&ctx, s, data);
 		inv = r->inv.taken ? &r->inv : NULL;
 		ps_json_set(step, "probes", ps_kcapture_stop_keep(kc, &recs));
 		ps_json_set(step, "kmsg", ps_kmsg_stop(km, inv));
@@ -610,6 +614,7 @@ static void run_step(struct runner *r, size_t i)
 			st = final_status(ret, run.findings, run.reason, sizeof(run.reason));
 		}
 	}
+	ps_step_result_end(&ctx, s, data); /* a step that did not run: its unknowns */
 	finish_step(&run, st, ps_mono_now() - t0);
 	abort_flag = ABORT_NONE;
 	json_object_array_add(ps_json_get(r->report, "steps"), step);

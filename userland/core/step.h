@@ -8,6 +8,7 @@
 #define PS_STEP_H
 
 #include "hw/inventory.h"
+#include "lib/fields.h"
 #include "report/view.h"
 
 #include <json-c/json.h>
@@ -16,7 +17,7 @@
 #include <stdint.h>
 
 /* Bump when struct ps_step_ops or struct ps_ctx change shape. */
-#define PS_STEP_ABI 2
+#define PS_STEP_ABI 3
 
 enum ps_status {
 	PS_PASS = 0,
@@ -50,9 +51,15 @@ struct ps_ctx {
 	const char *root; /* "" on a live system; a fixture tree in tests */
 	const struct ps_plan_info *plan;
 	const struct ps_config *cfg;
-	struct ps_inventory *inv;	   /* taken before every step that runs after "inventory" */
-	json_object *data;		   /* this step's data{}: what its view shows */
-	int module_fd;			   /* open /dev/probestick, or -1 */
+	struct ps_inventory *inv; /* taken before every step that runs after "inventory" */
+	/*
+	 * The step's typed result: ops->result's struct, made by the core with
+	 * ps_fields_init (unknown everywhere) and turned into data{} once the
+	 * step returns. A step with a result never touches data{} (NULL).
+	 */
+	void *result;
+	json_object *data; /* a step without a result table: its data{}, written by hand */
+	int module_fd;	   /* open /dev/probestick, or -1 */
 	volatile sig_atomic_t *abort_flag; /* set when the user asks to abort */
 	struct ps_step_run *run;	   /* core-owned: findings, verdicts, progress */
 };
@@ -67,6 +74,14 @@ struct ps_step_ops {
 	const char *after;	    /* a step that must run first (its inputs), or NULL */
 	unsigned int data_version;  /* of data{}; bump when a field's meaning changes */
 	const struct ps_view *view; /* how data{} is shown; required, checked at registration */
+	/*
+	 * What data{} holds, as a C struct and its field table (lib/fields.h):
+	 * the core gives run() the struct in ctx->result and writes it into
+	 * data{} at the end; the table is also the step's schema fragment and
+	 * what its view may name. NULL: the step writes data{} itself and
+	 * carries //schema: lines (steps not converted yet).
+	 */
+	const struct ps_fields *result;
 	/* Returns an enum ps_status, or a negative errno when it could not run. */
 	int (*run)(struct ps_ctx *ctx);
 	/* Optional: seconds the step will take on this inventory at ctx->plan's level. */

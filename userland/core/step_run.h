@@ -35,6 +35,15 @@ void ps_step_run_init(struct ps_step_run *r, const struct ps_step_ops *ops, json
 		      const struct ps_plan_ui *ui, size_t index, size_t n);
 void ps_step_run_done(struct ps_step_run *r);
 
+/*
+ * A step's typed result around its run (core/result.c): begin gives ctx the
+ * struct of ops->result, made unknown everywhere (ctx->data NULL), or data
+ * itself for a step without one; end writes the struct into data and frees
+ * it. 0 or -ENOMEM.
+ */
+int ps_step_result_begin(struct ps_ctx *ctx, const struct ps_step_ops *ops, json_object *data);
+void ps_step_result_end(struct ps_ctx *ctx, const struct ps_step_ops *ops, json_object *data);
+
 /* The worst severity among the findings: -1 when there are none above info. */
 int ps_findings_worst(json_object *findings);
 

@@ -3,6 +3,7 @@
 #include "lib/stats.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,6 +80,38 @@ bool ps_noise_more_runs(const struct ps_noise_rule *r, const double *v, size_t n
 bool ps_noise_noisy(const struct ps_noise_rule *r, const double *v, size_t n)
 {
 	return n > 1 && cv_of(v, n) > r->cv_limit_pct;
+}
+
+void ps_figure_init(struct ps_figure *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->min = f->median = f->max = f->cv_pct = f->warmup = NAN;
+}
+
+void ps_figure_add(struct ps_figure *f, double v)
+{
+	if (f->n < PS_FIGURE_MAX_RUNS)
+		f->v[f->n++] = v;
+}
+
+void ps_figure_finish(struct ps_figure *f, const struct ps_noise_rule *rule)
+{
+	struct ps_run_summary s;
+
+	f->min = f->median = f->max = f->cv_pct = NAN;
+	f->extra_runs = 0;
+	f->noisy = false;
+	if (ps_run_summary(f->v, f->n, &s) < 0)
+		return;
+	f->min = s.min;
+	f->median = s.median;
+	f->max = s.max;
+	if (f->n > 1)
+		f->cv_pct = s.cv_pct;
+	if (rule) {
+		f->extra_runs = f->n > rule->runs ? f->n - rule->runs : 0;
+		f->noisy = ps_noise_noisy(rule, f->v, f->n);
+	}
 }
 
 double ps_mbps(uint64_t bytes, double seconds)
