@@ -73,7 +73,7 @@ LDLIBS += $(shell pkg-config --libs $(PKGS)) -liperf -lm
 
 # Every room of userland/ (docs/design.md) goes into the core archive but
 # the steps, which .config chooses through each step file's //kbuild: line.
-USERLAND_ROOMS := lib decode cli core report record hw engines/io engines/net engines/mem engines/stress boot
+USERLAND_ROOMS := lib decode cli core report record hw engines engines/io engines/net engines/mem engines/stress boot
 CORE_SRCS := $(filter-out userland/cli/main.c,$(sort $(foreach r,$(USERLAND_ROOMS),$(wildcard userland/$(r)/*.c))))
 CORE_OBJS := $(CORE_SRCS:%.c=$(OUT)/obj/%.o) $(OUT)/obj/gen/step_schemas.o
 STEP_OBJS := $(addprefix $(OUT)/obj/userland/steps/,$(step-y))

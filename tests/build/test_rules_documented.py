@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Every finding rule a step can emit is named in docs/report.md.
 
-A rule is the 4th argument of ps_findf() or a `.rule = "..."` of a struct
-ps_finding in userland/steps/<step>.c; report.md must name it as `rule` or
+A rule is the 4th argument of ps_findf(), the 3rd of ps_find_unstable() or a
+`.rule = "..."` of a struct ps_finding in userland/steps/<step>.c; report.md must name it as `rule` or
 `<step>.<rule>`. String literals only: a rule chosen at run time from two
 literals (a ? "x" : "y") counts both.
 """
@@ -58,6 +58,10 @@ for path in sorted(glob.glob(os.path.join(root, "userland/steps/*.c"))):
         a = args_of(src, m.end() - 1)
         if len(a) >= 4:
             rules.update(re.findall(r'"([a-z0-9_]+)"', a[3]))
+    for m in re.finditer(r"\bps_find_unstable\s*\(", src):
+        a = args_of(src, m.end() - 1)
+        if len(a) >= 3:
+            rules.update(re.findall(r'"([a-z0-9_]+)"', a[2]))
     for r in sorted(rules):
         total += 1
         if f"`{r}`" not in doc and f"`{step}.{r}`" not in doc:

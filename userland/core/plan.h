@@ -70,10 +70,11 @@ struct ps_progress_state {
 	const char *step;	    /* name */
 	const char *phase;	    /* "" when the step set none */
 	uint64_t done, total;	    /* total 0: unknown */
-	const char *unit;	    /* "B", "s", or a word */
-	double elapsed_s;	    /* in this phase */
-	double rate;		    /* units per second over the last seconds; NAN unknown */
-	double eta_s;		    /* NAN unknown */
+	double frac; /* share done, never less than done/total and never going back in a phase */
+	const char *unit; /* "B", "s", or a word */
+	double elapsed_s; /* in this phase */
+	double rate;	  /* units per second over the last seconds; NAN unknown */
+	double eta_s;	  /* NAN unknown */
 };
 
 /*

@@ -95,7 +95,7 @@ struct ps_step_ops {
 
 /* ---- findings and verdicts ---- */
 
-enum ps_severity { PS_SEV_INFO = 0, PS_SEV_WARN, PS_SEV_FAIL };
+/* enum ps_severity (info, warn, fail) is decode/decode.h's: engines report through hooks. */
 const char *ps_severity_name(enum ps_severity s); /* "info", "warn", "fail" */
 
 /*
@@ -133,6 +133,10 @@ void ps_step_reason(struct ps_ctx *ctx, const char *fmt, ...) __attribute__((for
 
 /* Explicit abort point (memtest86+'s BAILOUT): true when the step should stop. */
 bool ps_should_abort(const struct ps_ctx *ctx);
+/* ps_findf as an engine's finding hook (engines/net/session.h), whose argument is the ctx. */
+void ps_find_hook(void *ctx, enum ps_severity sev, struct ps_dev_ref dev, const char *rule,
+		  const char *message);
+
 /* ps_should_abort as an engine's should_stop hook, whose argument is the ctx. */
 static inline bool ps_should_abort_hook(void *ctx)
 {
@@ -140,6 +144,17 @@ static inline bool ps_should_abort_hook(void *ctx)
 }
 
 const char *ps_status_name(enum ps_status s);
+
+/*
+ * A figure whose runs varied by more than PS_UNSTABLE_CV_PCT (lib/stats.h)
+ * is worth a word even when the noise rule let it be: an info finding
+ * "<what> varied by N% between runs (min-max unit[, after a warm-up run]):
+ * <why>", with the CV as its value and the limit. Nothing for a steady
+ * figure, one of fewer than two runs, or an aborted step. True when it spoke.
+ */
+bool ps_find_unstable(struct ps_ctx *ctx, struct ps_dev_ref dev, const char *rule,
+		      const struct ps_figure *f, const char *unit, int decimals, const char *what,
+		      const char *why);
 
 /* ---- progress: the console renders it as a bar with rate and ETA ---- */
 
@@ -149,10 +164,31 @@ const char *ps_status_name(enum ps_status s);
  * (time-bounded work), or a plain word ("runs", "sectors").
  */
 void ps_progress_phase(struct ps_ctx *ctx, const char *phase, uint64_t total, const char *unit);
-/* The phase grew (more runs than planned: a noisy figure): its new total. */
+/*
+ * The phase grew (more runs than planned: a noisy figure): its new total.
+ * The share shown as done never goes back: what is left is spread over the
+ * new total, so the ETA grows, not the bar's way back.
+ */
 void ps_progress_total(struct ps_ctx *ctx, uint64_t total);
 /* Work done so far in the phase; cheap, call it as often as you like. */
 void ps_progress_set(struct ps_ctx *ctx, uint64_t done);
 void ps_progress_add(struct ps_ctx *ctx, uint64_t delta);
+
+/*
+ * A measuring phase on the step's bar, planned from the measuring engine
+ * (engines/measure.h): each run is per_run units of unit; ps_measure_bar_hook
+ * is the engine's progress hook (arg: the bar) and grows the phase when the
+ * noise rule adds a run; ps_measure_bar_within says how far into the current
+ * run the step is (bytes read, milliseconds sent).
+ */
+struct ps_measure_bar {
+	struct ps_ctx *ctx;
+	uint64_t per_run;
+	unsigned int done, planned;
+};
+void ps_measure_bar_start(struct ps_measure_bar *b, struct ps_ctx *ctx, const char *phase,
+			  unsigned int planned, uint64_t per_run, const char *unit);
+void ps_measure_bar_hook(void *bar, unsigned int done, unsigned int planned);
+void ps_measure_bar_within(struct ps_measure_bar *b, uint64_t units);
 
 #endif

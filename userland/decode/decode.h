@@ -31,6 +31,9 @@ enum ps_dev_kind {
 	PS_DEV_KINDS
 };
 
+/* How much a finding weighs (core/step.h's findings; engines state theirs through hooks). */
+enum ps_severity { PS_SEV_INFO = 0, PS_SEV_WARN, PS_SEV_FAIL };
+
 /* ---- machine_id_rule.c ---- */
 
 /* False for empty strings and the placeholders cheap BIOSes leave in DMI. */

@@ -8,6 +8,8 @@
 #ifndef PS_REPORT_VIEW_H
 #define PS_REPORT_VIEW_H
 
+#include "lib/stats.h"
+
 #include <json-c/json.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -140,6 +142,33 @@ struct ps_view {
 	 */
 	void (*extend)(json_object *root, struct ps_doc *doc, struct ps_doc_section *sec);
 };
+
+/*
+ * The standard columns of a measured figure in a row (struct ps_figure,
+ * lib/stats.h, in its JSON form under the name nm, "mbps"): its median with
+ * the run-to-run spread, range and noise marker (HTML's bar and whisker,
+ * compare's judgement, the text view's "~"); its min-max range, dropped
+ * first when 80 columns are too few; and its CV. flags: PS_COL_HEADLINE...
+ */
+#define PS_COL_FIGURE(nm, ttl, u, dec, bt, fl)                                                     \
+	{                                                                                          \
+		.path = "/" PS_FIGURE_MEDIAN(nm), .title = (ttl), .unit = (u), .decimals = (dec),  \
+		.better = (bt), .flags = (fl), .spread = "/" PS_FIGURE_CV,                         \
+		.min = "/" PS_FIGURE_MIN(nm), .max = "/" PS_FIGURE_MAX(nm),                        \
+		.noisy = "/" PS_FIGURE_NOISY                                                       \
+	}
+#define PS_COL_FIGURE_RANGE(nm, dec)                                                               \
+	{                                                                                          \
+		.path = "/" PS_FIGURE_MEDIAN(nm), .title = "min-max", .fmt = PS_FMT_RANGE,         \
+		.min = "/" PS_FIGURE_MIN(nm), .max = "/" PS_FIGURE_MAX(nm), .decimals = (dec),     \
+		.flags = PS_COL_OPTIONAL                                                           \
+	}
+#define PS_COL_FIGURE_CV                                                                           \
+	{                                                                                          \
+		.path = "/" PS_FIGURE_CV, .title = "cv", .unit = "%", .better = PS_BETTER_LOWER    \
+	}
+/* The note under a table of figures that explains the "~". */
+#define PS_FIGURE_NOTE "~ still noisy after the extra runs (CV above the plan's limit)"
 
 /* Helpers for the descriptions: PS_COLS(cols) gives "cols, n". */
 #define PS_COLS(a)   (a), (sizeof(a) / sizeof((a)[0]))

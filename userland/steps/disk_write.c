@@ -78,7 +78,6 @@
 #define MAX_RUNS	   10
 #define MAX_ERROR_FINDINGS 8
 #define VERIFY_SEGMENTS	   4
-#define UNSTABLE_CV_PCT	   20.0
 
 enum pattern_kind { SEQ, RAND };
 
@@ -334,12 +333,12 @@ static int measure(struct target *t, const struct write_plan *p, const struct po
 		ps_json_set(r, "lat_us", l);
 	}
 	json_object_array_add(results, r);
-	if (n > 1 && sum.cv_pct > UNSTABLE_CV_PCT && !t->aborted) {
+	if (n > 1 && sum.cv_pct > PS_UNSTABLE_CV_PCT && !t->aborted) {
 		struct ps_finding f = {.severity = PS_SEV_INFO,
 				       .dev = ps_drive_ref(t->inv),
 				       .rule = "unstable_throughput",
 				       .value = sum.cv_pct,
-				       .limit = UNSTABLE_CV_PCT,
+				       .limit = PS_UNSTABLE_CV_PCT,
 				       .unit = "%"};
 
 		ps_find(t->ctx, &f, "%s varied by %.0f%% between runs (%.1f-%.1f MB/s)", name,
