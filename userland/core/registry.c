@@ -250,6 +250,19 @@ bool ps_step_valid(const struct ps_step_ops *ops, char *why, size_t whylen)
 		    ops->data_version);
 		return false;
 	}
+	for (size_t k = 0; ops->older_views && ops->older_views[k]; k++) {
+		const struct ps_view *o = ops->older_views[k];
+
+		if (!ps_view_valid(o, vwhy, sizeof(vwhy)) || !o->name ||
+		    strcmp(o->name, name) != 0 || o->version >= ops->data_version) {
+			snprintf(
+			    why, whylen,
+			    "step %s: an older view must be a valid view of the step for a data "
+			    "version below %u",
+			    name, ops->data_version);
+			return false;
+		}
+	}
 	if (!schema_ok(ops, vwhy, sizeof(vwhy))) {
 		snprintf(why, whylen, "step %s: %s", name, vwhy);
 		return false;

@@ -82,6 +82,12 @@ struct ps_step_ops {
 	 * carries //schema: lines (steps not converted yet).
 	 */
 	const struct ps_fields *result;
+	/*
+	 * Optional, NULL-terminated: the views of this step's earlier data
+	 * versions, so that reports an earlier probestick wrote still show and
+	 * compare after data_version went up (named as the step, versions below).
+	 */
+	const struct ps_view *const *older_views;
 	/* Returns an enum ps_status, or a negative errno when it could not run. */
 	int (*run)(struct ps_ctx *ctx);
 	/* Optional: seconds the step will take on this inventory at ctx->plan's level. */

@@ -16,11 +16,20 @@ const struct ps_view_set *ps_views(void)
 		size_t n;
 		const struct ps_step_ops *const *steps = ps_registry(&n);
 
-		list = calloc(n + 8, sizeof(*list));
+		size_t older = 0;
+
+		for (size_t i = 0; i < n; i++)
+			for (size_t k = 0; steps[i]->older_views && steps[i]->older_views[k]; k++)
+				older++;
+		list = calloc(n + older + 8, sizeof(*list));
 		if (!list)
 			return &set;
 		for (size_t i = 0; i < n; i++)
 			list[set.n++] = steps[i]->view;
+		/* after every current view: ps_view_find gives the current one */
+		for (size_t i = 0; i < n; i++)
+			for (size_t k = 0; steps[i]->older_views && steps[i]->older_views[k]; k++)
+				list[set.n++] = steps[i]->older_views[k];
 		list[set.n++] = &ps_load_view;
 		list[set.n++] = &ps_probes_view;
 		list[set.n++] = &ps_kmsg_view;

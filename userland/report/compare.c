@@ -80,8 +80,9 @@ static struct ps_cmp_figure *find_fig(struct ps_cmp *c, size_t *cap, const char 
 
 	for (size_t i = 0; i < c->nfig; i++) {
 		f = &c->fig[i];
+		/* by title, not path: a step that renamed a member for a new data version
+		 * keeps its column's title, and runs of both versions still compare */
 		if (strcmp(f->section, sec) == 0 && strcmp(f->block->id, b->id) == 0 &&
-		    strcmp(f->col->path, col->path) == 0 &&
 		    strcmp(f->col->title, col->title) == 0 && strcmp(f->key, key) == 0)
 			return f;
 	}

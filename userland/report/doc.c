@@ -474,6 +474,10 @@ static void section_for_step(struct ps_doc *doc, struct ps_doc_section *sec, jso
 	sec->reason = ps_json_str(step, "reason");
 	build_findings(doc, sec, ps_json_arr(step, "findings"));
 	ps_json_int(step, "data_version", &ver);
+	/* a report of an earlier probestick: the view the step keeps for that version */
+	if (v && v->version != ver && ver > 0 && ver <= UINT32_MAX &&
+	    ps_view_find_version(views, name, (unsigned int)ver))
+		v = ps_view_find_version(views, name, (unsigned int)ver);
 	if (!v) {
 		snprintf(note, sizeof(note),
 			 "this probestick has no view of step %s: its figures are in report.json",

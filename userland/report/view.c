@@ -121,3 +121,13 @@ const struct ps_view *ps_view_find(const struct ps_view_set *set, const char *na
 			return set->v[i];
 	return NULL;
 }
+
+const struct ps_view *ps_view_find_version(const struct ps_view_set *set, const char *name,
+					   unsigned int version)
+{
+	for (size_t i = 0; set && name && i < set->n; i++)
+		if (set->v[i] && set->v[i]->name && strcmp(set->v[i]->name, name) == 0 &&
+		    set->v[i]->version == version)
+			return set->v[i];
+	return NULL;
+}

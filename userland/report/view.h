@@ -182,6 +182,10 @@ struct ps_view_set {
 	const struct ps_view *const *v;
 	size_t n;
 };
+/* The view named name (a step's current one comes first), or NULL. */
 const struct ps_view *ps_view_find(const struct ps_view_set *set, const char *name);
+/* The view of name that reads data version version (an older view a step keeps), or NULL. */
+const struct ps_view *ps_view_find_version(const struct ps_view_set *set, const char *name,
+					   unsigned int version);
 
 #endif
