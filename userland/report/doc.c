@@ -150,6 +150,62 @@ static double num_at(json_object *row, json_object *parent, const char *path)
 	return path && ps_json_as_num(col_value(row, parent, path), &v) ? v : NAN;
 }
 
+/* A scalar as a template or pairs cell shows it: numbers as JSON has them, booleans on/off. */
+static const char *scalar_text(json_object *v)
+{
+	if (!v)
+		return NULL;
+	if (json_object_is_type(v, json_type_boolean))
+		return json_object_get_boolean(v) ? "on" : "off";
+	if (json_object_is_type(v, json_type_object) || json_object_is_type(v, json_type_array))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+/* PS_FMT_TEMPLATE: tmpl with each {/pointer} replaced by that member of obj. */
+static const char *template_text(struct ps_doc *doc, const char *tmpl, json_object *obj)
+{
+	char buf[256], ptr[96];
+	size_t o = 0;
+
+	for (const char *p = tmpl; *p && o + 1 < sizeof(buf);) {
+		const char *end = p[0] == '{' ? strchr(p, '}') : NULL;
+		const char *v;
+
+		if (!end || (size_t)(end - p - 1) >= sizeof(ptr)) {
+			buf[o++] = *p++;
+			continue;
+		}
+		memcpy(ptr, p + 1, (size_t)(end - p - 1));
+		ptr[end - p - 1] = '\0';
+		v = scalar_text(ps_json_ptr(obj, ptr));
+		o += (size_t)snprintf(buf + o, sizeof(buf) - o, "%s", v ? v : "?");
+		o = o < sizeof(buf) ? o : sizeof(buf) - 1;
+		p = end + 1;
+	}
+	buf[o] = '\0';
+	return ps_doc_strdup(doc, buf);
+}
+
+/* PS_FMT_PAIRS: "name value, ..." of an object's members that have a value. */
+static const char *pairs_text(struct ps_doc *doc, json_object *obj)
+{
+	char buf[512];
+	size_t o = 0;
+
+	buf[0] = '\0';
+	json_object_object_foreach(obj, key, val)
+	{
+		const char *v = scalar_text(val);
+
+		if (!v || o + 1 >= sizeof(buf))
+			continue;
+		o += (size_t)snprintf(buf + o, sizeof(buf) - o, "%s%s %s", o ? ", " : "", key, v);
+		o = o < sizeof(buf) ? o : sizeof(buf) - 1;
+	}
+	return ps_doc_strdup(doc, buf);
+}
+
 static void fill_row(struct ps_doc *doc, const struct ps_block *b, struct ps_cell *cells,
 		     json_object *row, json_object *parent)
 {
@@ -157,6 +213,15 @@ static void fill_row(struct ps_doc *doc, const struct ps_block *b, struct ps_cel
 		const struct ps_col *col = &b->cols[c];
 
 		cell_from(doc, &cells[c], col_value(row, parent, col->path));
+		if ((col->fmt == PS_FMT_TEMPLATE || col->fmt == PS_FMT_PAIRS) &&
+		    json_object_is_type(col_value(row, parent, col->path), json_type_object)) {
+			json_object *obj = col_value(row, parent, col->path);
+
+			cells[c].type = PS_CELL_STR;
+			cells[c].str = col->fmt == PS_FMT_TEMPLATE
+					   ? template_text(doc, col->tmpl, obj)
+					   : pairs_text(doc, obj);
+		}
 		cells[c].spread_pct = num_at(row, parent, col->spread);
 		cells[c].min = num_at(row, parent, col->min);
 		cells[c].max = num_at(row, parent, col->max);

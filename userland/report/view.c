@@ -32,6 +32,12 @@ static bool col_ok(const struct ps_col *c, bool parent_ok, char *why, size_t why
 			 block, c->path);
 		return false;
 	}
+	if ((c->fmt == PS_FMT_TEMPLATE) != (c->tmpl != NULL)) {
+		snprintf(why, whylen,
+			 "block %s: column %s: a template format needs its tmpl, and only it",
+			 block, c->path);
+		return false;
+	}
 	if (c->decimals < 0 || c->decimals > 6) {
 		snprintf(why, whylen, "block %s: column %s has %d decimals (0-6)", block, c->path,
 			 c->decimals);

@@ -31,6 +31,16 @@ enum ps_fmt {
 	PS_FMT_US,	 /* a latency in us, shown like PS_FMT_NS */
 	PS_FMT_STATUS,	 /* pass / warn / fail / error / skipped / aborted: upper-cased for warn+ */
 	PS_FMT_RANGE,	 /* "min-max" from the column's min and max paths (its path is ignored) */
+	/*
+	 * Text from the column's tmpl: each "{/pointer}" is the value of that
+	 * member of the object at the column's path ("rx {/rx}/{/rx_max}"),
+	 * numbers as they are, booleans "on"/"off", a missing one "?"; null when
+	 * the object is. The one way to show several figures in one cell: a step
+	 * stores the figures, never their text.
+	 */
+	PS_FMT_TEMPLATE,
+	/* An object's members as "name value, name value" (null ones left out, booleans on/off). */
+	PS_FMT_PAIRS,
 };
 
 /* Column flags. */
@@ -75,6 +85,7 @@ struct ps_col {
 	 */
 	const char *bad;
 	const char *noisy; /* path of a boolean: the figure stayed noisy after its extra runs */
+	const char *tmpl;  /* PS_FMT_TEMPLATE: the text with {/member} pointers into the value */
 };
 
 enum ps_block_kind {
