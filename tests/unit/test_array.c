@@ -251,10 +251,12 @@ static bool abort_at_start;
 static void run_step(struct harness *h, const char *scratch, const char *levels,
 		     const struct ps_drive *d, size_t n)
 {
+	char why[256];
+
 	ps_config_defaults(&cfg);
-	snprintf(cfg.scratch, sizeof(cfg.scratch), "%s", scratch);
-	snprintf(cfg.array, sizeof(cfg.array), "%s", levels);
-	snprintf(cfg.array_extrapolate, sizeof(cfg.array_extrapolate), "2TB");
+	CHECK_INT(ps_config_set(&cfg, "scratch", scratch, why, sizeof(why)), 0);
+	CHECK_INT(ps_config_set(&cfg, "array", levels, why, sizeof(why)), 0);
+	CHECK_INT(ps_config_set(&cfg, "array_extrapolate", "2TB", why, sizeof(why)), 0);
 	harness_init(h, &array_ops, root, PS_PLAN_QUICK);
 	h->ctx.cfg = &cfg;
 	h->inv.drives = calloc(n, sizeof(*d));

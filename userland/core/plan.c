@@ -159,30 +159,23 @@ static void plan_json(json_object *ps, const struct ps_run_opts *o)
 	ps_json_set_str(cfg, "plan", o->plan.name);
 	ps_json_set_str(cfg, "depth", o->plan.level == PS_PLAN_FULL ? "full" : "quick");
 	if (o->cfg) {
-		/* every setting a step reads: null where it was left to the step's default */
-		const struct {
-			const char *key, *value;
-		} more[] = {
-		    {"steps", o->cfg->steps},
-		    {"surface", o->cfg->surface},
-		    {"scratch", o->cfg->scratch},
-		    {"peer", o->cfg->peer},
-		    {"net", o->cfg->net},
-		    {"mtu", o->cfg->mtu},
-		    {"bond", o->cfg->bond},
-		    {"array", o->cfg->array},
-		    {"array_chunk", o->cfg->array_chunk},
-		    {"array_extrapolate", o->cfg->array_extrapolate},
-		    {"memtest", o->cfg->memtest},
-		    {"burnin", o->cfg->burnin},
-		};
+		/* every setting: the core's, then each step's; null where nothing was given and
+		 * the setting has no default of its own */
+		size_t n;
+		const struct ps_core_key *core = ps_config_core_keys(&n);
 
-		ps_json_set_str(cfg, "then", o->cfg->then);
-		ps_json_set_str(cfg, "console", o->cfg->console);
-		ps_json_set_str(cfg, "stream", o->cfg->stream);
-		for (size_t i = 0; i < sizeof(more) / sizeof(more[0]); i++)
-			ps_json_set(cfg, more[i].key,
-				    more[i].value[0] ? ps_json_new_str(more[i].value) : NULL);
+		for (size_t i = 0; i < n; i++) {
+			const char *t = ps_config_text(o->cfg, core[i].key);
+
+			if (strcmp(core[i].key, "plan") != 0)
+				ps_json_set(cfg, core[i].key,
+					    t && t[0] ? ps_json_new_str(t) : NULL);
+		}
+		for (size_t i = 0; i < o->cfg->n_step; i++) {
+			const char *t = o->cfg->step[i].text;
+
+			ps_json_set(cfg, o->cfg->step[i].s->key, t[0] ? ps_json_new_str(t) : NULL);
+		}
 	}
 	ps_json_set(ps, "config", cfg);
 }

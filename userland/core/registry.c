@@ -1,5 +1,6 @@
 /* registry.c - the registry that checks every compiled-in step before it may
  * run (fio's check_engine_ops), and plan selection with the steps' "after". */
+#include "core/config.h"
 #include "core/plan.h"
 #include "core/step.h"
 #include "lib/json.h"
@@ -480,6 +481,20 @@ const char *ps_step_schema(const char *name)
 	return NULL;
 }
 
+/* config{}: every step's setting, as its text or null, described by its help. */
+static void config_schema(json_object *props)
+{
+	size_t n;
+	const struct ps_setting *const *all = ps_settings(&n);
+
+	for (size_t i = 0; props && i < n; i++) {
+		json_object *o = json_tokener_parse("{\"type\": [\"string\", \"null\"]}");
+
+		ps_json_set_str(o, "description", all[i]->help);
+		ps_json_set(props, all[i]->key, o);
+	}
+}
+
 void ps_report_schema(json_object *base)
 {
 	size_t n;
@@ -523,4 +538,5 @@ void ps_report_schema(json_object *base)
 		ps_json_set(step, "allOf", all_of);
 	else
 		json_object_put(all_of);
+	config_schema(ps_json_ptr(base, "/$defs/probestick/properties/config/properties"));
 }

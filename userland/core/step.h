@@ -42,6 +42,34 @@ enum ps_status {
 struct ps_config;
 struct ps_step_run; /* the core's bookkeeping of the running step */
 
+/*
+ * A setting a step declares: a probestick.cfg key (key=value) that the
+ * kernel command line sets too (probestick.key=value), parsed once into a
+ * typed value the step reads with ps_setting(). The core's config, the
+ * report's config{} and its schema, and the menu walk every step's list:
+ * adding a setting touches the step's file (and its test and docs).
+ */
+#define PS_SETTING_VALUE_MAX 256 /* bytes of a parsed value */
+#define PS_SETTING_TEXT_MAX  128 /* bytes of its text */
+
+struct ps_setting_choice {
+	const char *value; /* a value the menu steps through; "" is the default */
+	const char *means; /* what it does, said when the menu switches to it */
+};
+
+struct ps_setting {
+	const char *key;  /* [a-z_]+, unique among the core's and every step's */
+	const char *help; /* one line: what it sets and the values it takes */
+	const char *def;  /* the default as text; NULL: none (config{} says null) */
+	size_t size;	  /* of the parsed value, at most PS_SETTING_VALUE_MAX */
+	/* text (never "") into value (zeroed, size bytes): 0, or -EINVAL and why. */
+	int (*parse)(const char *text, void *value, char *why, size_t whylen);
+	/* Optional: a menu key that steps through choices (value NULL ends them). */
+	char menu_key;
+	const char *menu_label;
+	const struct ps_setting_choice *choices;
+};
+
 struct ps_plan_info {
 	const char *name;   /* "quick", "full", "custom" */
 	unsigned int level; /* PS_PLAN_QUICK or PS_PLAN_FULL: how deep the steps go */
@@ -88,6 +116,8 @@ struct ps_step_ops {
 	 * compare after data_version went up (named as the step, versions below).
 	 */
 	const struct ps_view *const *older_views;
+	/* Optional, NULL-terminated: the settings the step reads (ps_setting). */
+	const struct ps_setting *const *settings;
 	/* Returns an enum ps_status, or a negative errno when it could not run. */
 	int (*run)(struct ps_ctx *ctx);
 	/* Optional: seconds the step will take on this inventory at ctx->plan's level. */
@@ -133,6 +163,15 @@ void ps_findf(struct ps_ctx *ctx, enum ps_severity sev, struct ps_dev_ref dev, c
  */
 void ps_examined(struct ps_ctx *ctx, struct ps_dev_ref dev, const char *rule, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+
+/*
+ * The parsed value of a setting of the step (one of ops->settings): what
+ * probestick.cfg or the command line gave, else the setting's default
+ * (zeros when it has none). Never NULL.
+ */
+const void *ps_setting(const struct ps_ctx *ctx, const struct ps_setting *s);
+/* Its text, as given or the default; "" when there is none. */
+const char *ps_setting_text(const struct ps_ctx *ctx, const struct ps_setting *s);
 
 /* Why the step was skipped, aborted or could not run (steps[].reason). */
 void ps_step_reason(struct ps_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

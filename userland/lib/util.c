@@ -216,3 +216,108 @@ double ps_mono_now(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
+
+int ps_memtest_spec_parse(const char *s, uint64_t *bytes, unsigned int *pct)
+{
+	char *end;
+	unsigned long long v;
+	unsigned int shift = 0;
+
+	*bytes = 0;
+	*pct = 0;
+	if (!isdigit((unsigned char)s[0]))
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || v == 0)
+		return -EINVAL;
+	if (strcmp(end, "%") == 0) {
+		if (v > 90)
+			return -EINVAL;
+		*pct = (unsigned int)v;
+		return 0;
+	}
+	switch (toupper((unsigned char)*end)) {
+	case 'K':
+		shift = 10;
+		break;
+	case 'M':
+		shift = 20;
+		break;
+	case 'G':
+		shift = 30;
+		break;
+	case 'T':
+		shift = 40;
+		break;
+	default:
+		return -EINVAL;
+	}
+	end++;
+	if (toupper((unsigned char)*end) == 'I')
+		end++;
+	if (toupper((unsigned char)*end) == 'B')
+		end++;
+	if (*end || v > (UINT64_MAX >> shift) || (v << shift) < (1ULL << 20))
+		return -EINVAL; /* at least 1 MiB */
+	*bytes = (uint64_t)v << shift;
+	return 0;
+}
+
+int ps_duration_parse(const char *s, unsigned int *seconds)
+{
+	unsigned long long total = 0;
+	const char *p = s;
+	int units = 0;
+
+	*seconds = 0;
+	while (*p) {
+		char *end;
+		unsigned long long v;
+
+		if (!isdigit((unsigned char)*p))
+			return -EINVAL;
+		v = strtoull(p, &end, 10);
+		if (v > 7ULL * 86400)
+			return -EINVAL;
+		switch (*end) {
+		case 'h':
+			v *= 3600;
+			break;
+		case 'm':
+			v *= 60;
+			break;
+		case 's':
+			break;
+		case '\0':
+			if (units)
+				return -EINVAL; /* "1h30": say the unit */
+			end--;
+			break;
+		default:
+			return -EINVAL;
+		}
+		total += v;
+		units++;
+		p = end + 1;
+	}
+	if (!units || total < 10 || total > 7ULL * 86400)
+		return -EINVAL;
+	*seconds = (unsigned int)total;
+	return 0;
+}
+
+int ps_parse_choice(const char *text, const char *const *names, void *out, char *why, size_t whylen)
+{
+	size_t o = 0;
+
+	for (int i = 0; names[i]; i++)
+		if (strcmp(text, names[i]) == 0) {
+			*(int *)out = i;
+			return 0;
+		}
+	o = (size_t)snprintf(why, whylen, "not one of ");
+	for (int i = 0; names[i] && o < whylen; i++)
+		o += (size_t)snprintf(why + o, whylen - o, "%s%s", i ? ", " : "", names[i]);
+	return -EINVAL;
+}

@@ -60,4 +60,18 @@ double ps_round(double v, int decimals);
 /* Seconds on CLOCK_MONOTONIC: durations, rates and deadlines. */
 double ps_mono_now(void);
 
+/*
+ * A size with a unit (K, M, G, T: binary; "256M") into *bytes and *pct 0,
+ * or "N%" (1..90) of the available memory into *pct and *bytes 0 (the
+ * memtest= setting). Pure; -EINVAL.
+ */
+int ps_memtest_spec_parse(const char *s, uint64_t *bytes, unsigned int *pct);
+
+/* "90s", "10m", "1h", "1h30m" (a bare number is seconds), 10 s to 7 days. Pure; -EINVAL. */
+int ps_duration_parse(const char *s, unsigned int *seconds);
+
+/* text as the index of one of names[] (NULL-terminated) into *out (an int); -EINVAL and why. */
+int ps_parse_choice(const char *text, const char *const *names, void *out, char *why,
+		    size_t whylen);
+
 #endif
