@@ -2,6 +2,7 @@
  * histogram (bucket bounds, nearest-rank percentiles) on tables of values. */
 #include "check.h"
 #include "lib/stats.h"
+#include "lib/util.h"
 
 #include <errno.h>
 
