@@ -44,6 +44,7 @@ static inline void harness_init(struct harness *h, const struct ps_step_ops *ops
 	h->ctx = (struct ps_ctx){.root = root,
 				 .plan = &h->plan,
 				 .inv = &h->inv,
+				 .inventory = ops->flags & PS_STEP_TAKES_INVENTORY ? &h->inv : NULL,
 				 .data = h->data,
 				 .module_fd = -1,
 				 .abort_flag = &h->abort_flag,

@@ -22,14 +22,15 @@ static char out_root[PATH_MAX];
 static int seen_partial;      /* steps that found the report of earlier steps on disk */
 static char seen_running[64]; /* running_step of the report on disk while "check" ran */
 
-/* The inventory fills the typed context; the core names the folder after it. */
+/* The inventory phase fills the typed inventory; the core names the folder after it. */
 static int inv_run(struct ps_ctx *ctx)
 {
-	snprintf(ctx->inv->machine.uuid, sizeof(ctx->inv->machine.uuid),
+	CHECK(ctx->inventory && ctx->inventory == ctx->inv);
+	snprintf(ctx->inventory->machine.uuid, sizeof(ctx->inventory->machine.uuid),
 		 "4C4C4544-0042-3510-8057-B7C04F4A3332");
-	snprintf(ctx->inv->machine.id, sizeof(ctx->inv->machine.id),
+	snprintf(ctx->inventory->machine.id, sizeof(ctx->inventory->machine.id),
 		 "4c4c4544-0042-3510-8057-b7c04f4a3332");
-	ctx->inv->taken = true;
+	ctx->inventory->taken = true;
 	return PS_PASS;
 }
 
@@ -118,6 +119,8 @@ static int pass_run(struct ps_ctx *ctx)
 					      .order = ord,                                        \
 					      .data_version = 1,                                   \
 					      .view = &id##_view,                                  \
+					      .flags =                                             \
+						  (fn) == inv_run ? PS_STEP_TAKES_INVENTORY : 0,   \
 					      .run = fn}
 
 STEP(s_inv, "inventory", 0, 0, inv_run);

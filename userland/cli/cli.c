@@ -8,12 +8,14 @@
 #include "lib/store.h"
 #include "core/config.h"
 #include "cli/console.h"
+#include "hw/drive_identity.h"
 #include "hw/inventory.h"
 #include "decode/machine_id.h"
 #include "cli/menu.h"
 #include "cli/serve.h"
 #include "cli/ui.h"
 #include "core/plan.h"
+#include "core/recorders.h"
 #include "hw/hw.h"
 #include "report/compare.h"
 #include "report/html.h"
@@ -305,6 +307,7 @@ static int cmd_info(struct opts *o)
 	ps_path(path, sizeof(path), o->root, "%s", PROBESTICK_DEVICE);
 	io.module_fd = open(path, O_RDWR | O_CLOEXEC);
 	ps_inventory_take(&inv, &io);
+	ps_inventory_smartctl_identity(&inv, o->root, NULL, NULL);
 	ps_environment_read(o->root, &inv.environment);
 	ps_boot_read(o->root, &inv.boot);
 	ps_inventory_json(&inv, r);
@@ -315,10 +318,14 @@ static int cmd_info(struct opts *o)
 			io.module_fd >= 0 ? "loaded" : "not loaded");
 	if (io.module_fd >= 0)
 		close(io.module_fd);
-	/* The inventory's view reads the report's sections: give it its step. */
+	/* The inventory's view reads the report's sections: give it its step (the plan's
+	 * first phase, whatever its name). */
 	all = ps_registry(&n);
-	s = ps_step_find(all, n, "inventory");
-	ps_json_set_str(step, "name", "inventory");
+	s = NULL;
+	for (size_t i = 0; i < n && !s; i++)
+		if (all[i]->flags & PS_STEP_TAKES_INVENTORY)
+			s = all[i];
+	ps_json_set_str(step, "name", s ? s->name : "?");
 	ps_json_set_str(step, "status", "pass");
 	ps_json_set(step, "data_version", json_object_new_int(s ? (int)s->data_version : 0));
 	json_object_array_add(ps_json_get(r, "steps"), step);
@@ -770,8 +777,9 @@ static const char *plans_text(unsigned int plans)
 
 static int cmd_steps(void)
 {
-	size_t n;
+	size_t n, nrec;
 	const struct ps_step_ops *const *all = ps_registry(&n);
+	const struct ps_recorder_ops *const *recs;
 
 	printf("%-16s %-10s %-5s %-14s %s\n", "STEP", "PLANS", "ORDER", "NEEDS", "WHAT");
 	for (size_t i = 0; i < n; i++) {
@@ -793,6 +801,14 @@ static int cmd_steps(void)
 	}
 	if (n == 0)
 		printf("(no step is compiled in: see 'make menuconfig', Test steps)\n");
+	recs = ps_recorders(&nrec);
+	printf("\n%-16s %-5s %s\n", "RECORDER", "ORDER", "AROUND EVERY STEP, IN steps[].<name>");
+	for (size_t i = 0; i < nrec; i++)
+		printf("%-16s %5d %s\n", recs[i]->name, recs[i]->order,
+		       recs[i]->view->blocks && recs[i]->view->nblocks &&
+			       recs[i]->view->blocks[0].title
+			   ? recs[i]->view->blocks[0].title
+			   : "");
 	return 0;
 }
 

@@ -34,6 +34,14 @@ enum ps_status {
 /* Never in a default plan: runs only when steps= (or --steps) names it (array: destructive). */
 #define PS_PLAN_NAMED (1U << 2)
 
+/*
+ * Step flags. PS_STEP_TAKES_INVENTORY: the plan's first phase, run before
+ * every other step whatever the plan; its ctx->inventory is the inventory to
+ * take (and correct: what smartctl reads behind a bridge), frozen after it:
+ * every other step gets it read-only in ctx->inv. One step has it.
+ */
+#define PS_STEP_TAKES_INVENTORY (1U << 0)
+
 /* What a step needs; the core skips the step, with the reason, when absent. */
 #define PS_NEED_ROOT	(1U << 0)
 #define PS_NEED_MODULE	(1U << 1) /* /dev/probestick open */
@@ -79,7 +87,10 @@ struct ps_ctx {
 	const char *root; /* "" on a live system; a fixture tree in tests */
 	const struct ps_plan_info *plan;
 	const struct ps_config *cfg;
-	struct ps_inventory *inv; /* taken before every step that runs after "inventory" */
+	/* the inventory, taken by the plan's first phase and read-only afterwards */
+	const struct ps_inventory *inv;
+	/* the first phase's step alone (PS_STEP_TAKES_INVENTORY): the inventory to take */
+	struct ps_inventory *inventory;
 	/*
 	 * The step's typed result: ops->result's struct, made by the core with
 	 * ps_fields_init (unknown everywhere) and turned into data{} once the
@@ -100,6 +111,7 @@ struct ps_step_ops {
 	unsigned int needs;	    /* PS_NEED_* */
 	int order;		    /* position in a plan, lower first */
 	const char *after;	    /* a step that must run first (its inputs), or NULL */
+	unsigned int flags;	    /* PS_STEP_* */
 	unsigned int data_version;  /* of data{}; bump when a field's meaning changes */
 	const struct ps_view *view; /* how data{} is shown; required, checked at registration */
 	/*

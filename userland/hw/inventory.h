@@ -98,6 +98,9 @@ struct ps_drive {
 	char nvme_ctrl[16];	       /* "nvme0" for an NVMe namespace */
 	char usb_path[32];	       /* "2-1" for a USB drive */
 	bool boot_device;	       /* the stick probestick booted from: never a test target */
+	/* what sysfs said before smartctl's identity replaced it (hw/drive_identity.c); "" none */
+	char sysfs_model[PS_STR_LEN], sysfs_serial[PS_STR_LEN], sysfs_firmware[48];
+	char sysfs_identity_source[16];
 };
 
 /* struct ps_coalesce (every setting PS_UNKNOWN when unsupported) comes from hw/ethtool.h. */

@@ -126,3 +126,6 @@ int ps_smartctl_run(const char *const *argv, double timeout_s, struct ps_smartct
 	}
 	return 0;
 }
+
+const char *const ps_smartctl_usb_types[PS_SMARTCTL_USB_TYPES] = {NULL, "sat", "sntjmicron",
+								  "sntrealtek", "sntasmedia"};

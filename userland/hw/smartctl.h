@@ -32,6 +32,14 @@ struct ps_smartctl_out {
 int ps_smartctl_run(const char *const *argv, double timeout_s, struct ps_smartctl_out *out);
 void ps_smartctl_out_free(struct ps_smartctl_out *o);
 
+/* How smartctl is run: ps_smartctl_run, or a test's recorded answers. */
+typedef int ps_smartctl_fn(void *arg, const char *const *argv, double timeout_s,
+			   struct ps_smartctl_out *out);
+
+/* smartctl's -d types behind a USB bridge, tried in turn (NULL: its own choice); n = 5. */
+#define PS_SMARTCTL_USB_TYPES 5
+extern const char *const ps_smartctl_usb_types[PS_SMARTCTL_USB_TYPES];
+
 /* ---- NVMe self-test through the admin command ioctl (nvme_selftest.c) ---- */
 
 #define PS_NVME_ID_CTRL_LEN 4096

@@ -5,6 +5,7 @@
  * cleared), so a link that retrains under load is a finding of that step.
  */
 #include "record/platform.h"
+#include "record/recorder.h"
 #include "lib/util.h"
 #include "decode/decode.h"
 #include "hw/hw_util.h"
@@ -422,3 +423,26 @@ const struct ps_view ps_links_view = {
     .scope = PS_SCOPE_MEMBER,
     .blocks = PS_BLOCKS(blocks),
 };
+
+/* ---- registered: the link watch around every step ---- */
+
+static void *links_start(struct ps_rec_ctx *rc, void *plan)
+{
+	return ps_links_start(rc->root, rc->module_fd);
+}
+
+static json_object *links_stop(void *state, struct ps_rec_ctx *rc)
+{
+	return ps_links_stop(state, rc->inv);
+}
+
+static const struct ps_recorder_ops links_recorder = {
+    .abi = PS_RECORDER_ABI,
+    .name = "links",
+    .order = 10,
+    .show = 50,
+    .view = &ps_links_view,
+    .start = links_start,
+    .stop = links_stop,
+};
+PS_RECORDER_REGISTER(links_recorder);

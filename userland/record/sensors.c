@@ -6,6 +6,7 @@
  * thread once a second (record/sampler.h).
  */
 #include "record/platform.h"
+#include "record/recorder.h"
 #include "lib/util.h"
 #include "hw/hw_util.h"
 #include "lib/json.h"
@@ -512,3 +513,31 @@ const struct ps_view ps_sensors_view = {
     .scope = PS_SCOPE_MEMBER,
     .blocks = PS_BLOCKS(blocks),
 };
+
+/* ---- registered: sensors sampled with the load, around every step ---- */
+
+static void *sensors_start(struct ps_rec_ctx *rc, void *plan)
+{
+	return ps_sensors_start(rc->root);
+}
+
+static json_object *sensors_stop(void *state, struct ps_rec_ctx *rc)
+{
+	return ps_sensors_stop(state, rc->throughput);
+}
+
+static const struct ps_rec_rule sensors_owns[] = {{"cpu_throttle", "/throttle/available"},
+						  {NULL, NULL}};
+
+static const struct ps_recorder_ops sensors_recorder = {
+    .abi = PS_RECORDER_ABI,
+    .name = "sensors",
+    .order = 40,
+    .show = 40,
+    .view = &ps_sensors_view,
+    .owns = sensors_owns,
+    .start = sensors_start,
+    .stop = sensors_stop,
+    .sample = ps_sensors_sample,
+};
+PS_RECORDER_REGISTER(sensors_recorder);
