@@ -11,6 +11,7 @@
 #include "engines/net/cost.h"
 #include "engines/net/iperf_pair.h"
 #include "lib/fields.h"
+#include "report/view.h"
 
 #include <json-c/json.h>
 #include <stdbool.h>
@@ -73,6 +74,36 @@ void ps_tput_judge(const struct ps_tput_row *w, const struct ps_figure *fig, int
 
 /* A run's result into the row (reverse_half: the bidir run's other direction). */
 void ps_tput_row_add(struct ps_tput_row *w, const struct ps_iperf_result *res, bool reverse_half);
+
+/*
+ * The standard view columns of a judged row after its figure's
+ * (PS_COL_FIGURE("mbps", ...)): its share of the link, the retransmits, the
+ * busiest core and the ports' interrupts of what it cost, and the verdict.
+ */
+#define PS_TPUT_COLS                                                                               \
+	{.path = "/pct_of_link",                                                                   \
+	 .title = "link",                                                                          \
+	 .unit = "%",                                                                              \
+	 .decimals = 0,                                                                            \
+	 .better = PS_BETTER_HIGHER},                                                              \
+	    {.path = "/retransmits",                                                               \
+	     .title = "retr",                                                                      \
+	     .better = PS_BETTER_LOWER,                                                            \
+	     .flags = PS_COL_OPTIONAL},                                                            \
+	    {.path = "/cost/busiest_core_pct",                                                     \
+	     .title = "top core",                                                                  \
+	     .unit = "%",                                                                          \
+	     .decimals = 0,                                                                        \
+	     .better = PS_BETTER_LOWER},                                                           \
+	    {.path = "/cost/port_irqs_per_s",                                                      \
+	     .title = "irq/s",                                                                     \
+	     .decimals = 0,                                                                        \
+	     .better = PS_BETTER_LOWER,                                                            \
+	     .flags = PS_COL_OPTIONAL},                                                            \
+	{                                                                                          \
+		.path = "/verdict", .title = "verdict", .fmt = PS_FMT_STATUS,                      \
+		.flags = PS_COL_MEASURED                                                           \
+	}
 
 /* The row judged (ps_tput_judge) as JSON, for the steps that write data{} by hand. */
 json_object *ps_tput_row_json(const struct ps_tput_row *w, int link_mbps,
