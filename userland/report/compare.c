@@ -80,10 +80,12 @@ static struct ps_cmp_figure *find_fig(struct ps_cmp *c, size_t *cap, const char 
 
 	for (size_t i = 0; i < c->nfig; i++) {
 		f = &c->fig[i];
-		/* by title, not path: a step that renamed a member for a new data version
-		 * keeps its column's title, and runs of both versions still compare */
+		/* the same column of the same view; across two data versions of a step (an
+		 * older view it keeps) the column of the same title: a member renamed for a
+		 * new version keeps its title, and runs of both versions still compare */
 		if (strcmp(f->section, sec) == 0 && strcmp(f->block->id, b->id) == 0 &&
-		    strcmp(f->col->title, col->title) == 0 && strcmp(f->key, key) == 0)
+		    (f->block == b ? f->col == col : strcmp(f->col->title, col->title) == 0) &&
+		    strcmp(f->key, key) == 0)
 			return f;
 	}
 	if (c->nfig == *cap) {
