@@ -2,8 +2,10 @@
 """Every finding rule a step can emit is named in docs/report.md.
 
 A rule is the 4th argument of ps_findf(), the 3rd of ps_find_unstable() or a
-`.rule = "..."` of a struct ps_finding in userland/steps/<step>.c; report.md must name it as `rule` or
-`<step>.<rule>`. String literals only: a rule chosen at run time from two
+`.rule = "..."` of a struct ps_finding in userland/steps/<step>.c, or the 3rd
+argument of hit() in a step's pure rules, userland/hw/<step>_rules.c;
+report.md must name it as `rule` or `<step>.<rule>`. String literals only: a
+rule chosen at run time from two
 literals (a ? "x" : "y") counts both.
 """
 import glob
@@ -50,15 +52,17 @@ def args_of(src, start):
 
 
 missing, total = [], 0
-for path in sorted(glob.glob(os.path.join(root, "userland/steps/*.c"))):
-    step = os.path.basename(path)[:-2]
+sources = [(os.path.basename(p)[:-2], p) for p in glob.glob(os.path.join(root, "userland/steps/*.c"))]
+sources += [(os.path.basename(p)[: -len("_rules.c")], p)
+            for p in glob.glob(os.path.join(root, "userland/hw/*_rules.c"))]
+for step, path in sorted(sources):
     src = open(path, encoding="utf-8").read()
     rules = set(re.findall(r'\.rule\s*=\s*"([a-z0-9_]+)"', src))
     for m in re.finditer(r"\bps_findf\s*\(", src):
         a = args_of(src, m.end() - 1)
         if len(a) >= 4:
             rules.update(re.findall(r'"([a-z0-9_]+)"', a[3]))
-    for m in re.finditer(r"\bps_find_unstable\s*\(", src):
+    for m in re.finditer(r"\b(ps_find_unstable|hit)\s*\(", src):
         a = args_of(src, m.end() - 1)
         if len(a) >= 3:
             rules.update(re.findall(r'"([a-z0-9_]+)"', a[2]))

@@ -108,17 +108,20 @@ void ps_find_hook(void *ctx, enum ps_severity sev, struct ps_dev_ref dev, const 
 	ps_findf(ctx, sev, dev, rule, "%s", message);
 }
 
-void ps_examined(struct ps_ctx *ctx, struct ps_dev_ref dev, const char *rule, const char *fmt, ...)
+void ps_not_tested_hook(void *ctx, struct ps_dev_ref dev, const char *why)
+{
+	ps_not_tested(ctx, dev, "%s", why);
+}
+
+static void examined(struct ps_ctx *ctx, struct ps_dev_ref dev, const char *rule, bool tested,
+		     const char *fmt, va_list ap)
 {
 	char msg[512], name[96];
 	json_object *e;
-	va_list ap;
 
 	if (!ctx || !ctx->run || !ctx->run->examined || dev.kind == PS_DEV_NONE)
 		return;
-	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
 	rule_name(ctx, rule, name, sizeof(name));
 	e = json_object_new_object();
 	ps_json_set_str(e, "kind", ps_dev_kind_name(dev.kind));
@@ -126,7 +129,27 @@ void ps_examined(struct ps_ctx *ctx, struct ps_dev_ref dev, const char *rule, co
 	ps_json_set_str(e, "subject", dev.name);
 	ps_json_set_str(e, "rule", name);
 	ps_json_set_str(e, "message", msg);
+	if (!tested)
+		ps_json_set(e, "tested", json_object_new_boolean(false));
 	json_object_array_add(ctx->run->examined, e);
+}
+
+void ps_examined(struct ps_ctx *ctx, struct ps_dev_ref dev, const char *rule, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	examined(ctx, dev, rule, true, fmt, ap);
+	va_end(ap);
+}
+
+void ps_not_tested(struct ps_ctx *ctx, struct ps_dev_ref dev, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	examined(ctx, dev, "not_tested", false, fmt, ap);
+	va_end(ap);
 }
 
 void ps_step_reason(struct ps_ctx *ctx, const char *fmt, ...)
@@ -184,7 +207,7 @@ static json_object *new_verdict(json_object *verdicts, json_object *from)
 	ps_json_set_str(v, "kind", ps_json_str(from, "kind"));
 	ps_json_set_str(v, "device", ps_json_str(from, "device"));
 	ps_json_set_str(v, "subject", ps_json_str(from, "subject"));
-	ps_json_set_str(v, "status", "pass");
+	ps_json_set_str(v, "status", ps_json_bool(from, "tested") == 0 ? "untested" : "pass");
 	ps_json_set_str(v, "rule", ps_json_str(from, "rule"));
 	ps_json_set_str(v, "message", ps_json_str(from, "message"));
 	json_object_array_add(verdicts, v);
@@ -196,10 +219,17 @@ json_object *ps_step_verdicts(json_object *findings, json_object *examined)
 	json_object *verdicts = json_object_new_array();
 
 	for (size_t i = 0; i < ps_json_len(examined); i++) {
-		json_object *e = ps_json_at(examined, i);
+		json_object *e = ps_json_at(examined, i), *v = verdict_for(verdicts, e);
 
-		if (!verdict_for(verdicts, e))
+		if (!v)
 			new_verdict(verdicts, e);
+		else if (ps_json_bool(e, "tested") != 0 &&
+			 !strcmp(ps_json_str_or(v, "status", ""), "untested")) {
+			/* measured after all in this step: that is its verdict */
+			ps_json_set_str(v, "status", "pass");
+			ps_json_set_str(v, "rule", ps_json_str(e, "rule"));
+			ps_json_set_str(v, "message", ps_json_str(e, "message"));
+		}
 	}
 	for (size_t i = 0; i < ps_json_len(findings); i++) {
 		json_object *f = ps_json_at(findings, i), *v;

@@ -177,6 +177,14 @@ void ps_examined(struct ps_ctx *ctx, struct ps_dev_ref dev, const char *rule, co
     __attribute__((format(printf, 4, 5)));
 
 /*
+ * The step meant to measure dev and could not (a port in use, a drive that
+ * gave no SMART): its verdict in this step is "untested" with this reason,
+ * never pass, and the report's verdicts list it as not tested.
+ */
+void ps_not_tested(struct ps_ctx *ctx, struct ps_dev_ref dev, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/*
  * The parsed value of a setting of the step (one of ops->settings): what
  * probestick.cfg or the command line gave, else the setting's default
  * (zeros when it has none). Never NULL.
@@ -190,9 +198,11 @@ void ps_step_reason(struct ps_ctx *ctx, const char *fmt, ...) __attribute__((for
 
 /* Explicit abort point (memtest86+'s BAILOUT): true when the step should stop. */
 bool ps_should_abort(const struct ps_ctx *ctx);
-/* ps_findf as an engine's finding hook (engines/net/session.h), whose argument is the ctx. */
+/* ps_findf and ps_not_tested as an engine's hooks (engines/net/session.h); the argument is the ctx.
+ */
 void ps_find_hook(void *ctx, enum ps_severity sev, struct ps_dev_ref dev, const char *rule,
 		  const char *message);
+void ps_not_tested_hook(void *ctx, struct ps_dev_ref dev, const char *why);
 
 /* ps_should_abort as an engine's should_stop hook, whose argument is the ctx. */
 static inline bool ps_should_abort_hook(void *ctx)

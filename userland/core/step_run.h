@@ -52,6 +52,7 @@ int ps_findings_worst(json_object *findings);
 
 /*
  * Per device, the verdict of this step: pass for every examined device,
+ * untested for one the step could not measure (ps_not_tested),
  * raised by warn and fail findings about the same device (matched by id,
  * else by kind and subject); a device with a warn or fail finding has a
  * verdict even when nothing said it was examined. A new JSON array.

@@ -49,8 +49,13 @@ static int64_t get_i64(json_object *o, const char *ptr)
 
 	if (!v || !ps_json_as_num(v, &d))
 		return PS_UNKNOWN;
-	if (json_object_is_type(v, json_type_int))
-		return json_object_get_int64(v);
+	if (json_object_is_type(v, json_type_int)) {
+		int64_t i = json_object_get_int64(v);
+
+		/* json-c clamps a number past 64 bits (smartctl prints a 128-bit NVMe counter
+		 * or a vendor's 30-digit raw in full) to the limit: out of range is unknown */
+		return i == INT64_MAX || i == INT64_MIN ? PS_UNKNOWN : i;
+	}
 	/* a number a 64-bit integer cannot hold (1e38, NaN) is not a figure */
 	if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0))
 		return PS_UNKNOWN;
@@ -203,6 +208,31 @@ static void read_attrs(json_object *doc, struct ps_smart *s)
 	}
 }
 
+/*
+ * Power-on hours and cycles from attributes 9 and 12 when smartctl's summary
+ * lacks them: it writes power_on_time only for the raw formats it turns into
+ * hours, and a "2725 (151 234 0)" leaves it out. Attribute 9 counts hours
+ * when its name says hours (Power_On_Hours, Power_On_Hours_and_Msec) or its
+ * raw string reads "NNNh+MMm" (the minutes, seconds and half-minutes
+ * formats); anything else is unknown.
+ */
+static void read_attr_summary(struct ps_smart *s)
+{
+	const struct ps_smart_attr *poh = ps_smart_attr(s, 9), *pc = ps_smart_attr(s, 12);
+
+	if (s->power_on_hours < 0 && poh && strncmp(poh->name, "Power_On_", 9) == 0) {
+		const char *p = poh->raw_text;
+
+		while (isdigit((unsigned char)*p))
+			p++;
+		if (strncmp(poh->name, "Power_On_Hours", 14) == 0 ||
+		    (p > poh->raw_text && *p == 'h'))
+			s->power_on_hours = poh->count;
+	}
+	if (s->power_cycles < 0 && pc && strcmp(pc->name, "Power_Cycle_Count") == 0)
+		s->power_cycles = pc->count;
+}
+
 static void read_selftests(json_object *doc, struct ps_smart *s)
 {
 	/* -x reads the extended log where the drive has one; -a the standard one */
@@ -337,6 +367,7 @@ int ps_smart_from_json(json_object *doc, struct ps_smart *s)
 	s->temp_max_c = get_temp(doc, "/temperature/lifetime_max");
 	s->temp_cycle_max_c = get_temp(doc, "/temperature/power_cycle_max");
 	read_attrs(doc, s);
+	read_attr_summary(s);
 	read_selftests(doc, s);
 	read_nvme(doc, s);
 	read_scsi(doc, s);

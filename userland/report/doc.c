@@ -630,6 +630,23 @@ static int verdict_cmp(const void *a, const void *b)
 	return strcmp(x->subject ? x->subject : "", y->subject ? y->subject : "");
 }
 
+bool ps_doc_verdict_passed(const struct ps_doc_verdict *v)
+{
+	return strcmp(v->status, "pass") == 0 && !v->untested_by;
+}
+
+/* A step could not measure v: its name joins untested_by, the first reason stays. */
+static void untested(struct ps_doc *doc, struct ps_doc_verdict *v, const char *step, json_object *o)
+{
+	char by[512];
+
+	snprintf(by, sizeof(by), "%s%s%s", v->untested_by ? v->untested_by : "",
+		 v->untested_by ? ", " : "", step ? step : "?");
+	v->untested_by = ps_doc_strdup(doc, by);
+	if (!v->untested_why)
+		v->untested_why = ps_json_str(o, "message");
+}
+
 static void build_verdicts(struct ps_doc *doc, json_object *steps)
 {
 	size_t cap = 0;
@@ -640,20 +657,26 @@ static void build_verdicts(struct ps_doc *doc, json_object *steps)
 		for (size_t j = 0; j < ps_json_len(vs); j++) {
 			json_object *o = ps_json_at(vs, j);
 			struct ps_doc_verdict *v = NULL;
+			bool fresh = false;
 
 			for (size_t k = 0; k < doc->nverdicts && !v; k++)
 				if (same_dev(&doc->verdicts[k], o))
 					v = &doc->verdicts[k];
-			if (v && status_rank(ps_json_str(o, "status")) <= status_rank(v->status))
-				continue; /* the earliest step with the worst verdict decides */
 			if (!v) {
 				doc->verdicts = grow(doc, doc->verdicts, doc->nverdicts, &cap,
 						     sizeof(*doc->verdicts));
 				v = &doc->verdicts[doc->nverdicts++];
+				memset(v, 0, sizeof(*v));
 				v->kind = ps_json_str(o, "kind");
 				v->device = ps_json_str(o, "device");
 				v->subject = ps_json_str(o, "subject");
+				fresh = true;
 			}
+			if (strcmp(ps_json_str_or(o, "status", ""), "untested") == 0)
+				untested(doc, v, ps_json_str(s, "name"), o);
+			if (!fresh &&
+			    status_rank(ps_json_str(o, "status")) <= status_rank(v->status))
+				continue; /* the earliest step with the worst verdict decides */
 			v->status = ps_json_str_or(o, "status", "pass");
 			v->rule = ps_json_str(o, "rule");
 			v->message = ps_json_str(o, "message");

@@ -27,6 +27,7 @@
 #include "engines/net/iperf_pair.h"
 #include "engines/net/session.h"
 #include "engines/net/tput.h"
+#include "hw/port_use.h"
 #include "lib/util.h"
 
 #include <errno.h>
@@ -260,6 +261,7 @@ static int run(struct ps_ctx *ctx)
 	const struct ps_nic_session_opts so = {.carrier_s = CARRIER_S,
 					       .probe_s = PROBE_S,
 					       .find = ps_find_hook,
+					       .not_tested = ps_not_tested_hook,
 					       .find_arg = ctx,
 					       .should_stop = ps_should_abort_hook,
 					       .stop_arg = ctx};
@@ -276,19 +278,32 @@ static int run(struct ps_ctx *ctx)
 	r->pass_pct = PS_TPUT_PASS_PCT;
 	if (ctx->root && ctx->root[0]) {
 		ps_step_reason(ctx, "moves real network ports: live system only, not with --root");
+		for (size_t i = 0; i < ctx->inv->n_nics; i++) {
+			char why[200];
+
+			ps_not_tested(ctx, ps_nic_ref(&ctx->inv->nics[i]), "%s",
+				      ps_port_root_untested(ctx->root, ctx->inv->nics[i].name, why,
+							    sizeof(why)));
+		}
 		return PS_SKIPPED;
 	}
 	l.vm = ctx->inv->machine.under_hypervisor;
 	ret = ps_nic_session_open(&l.s, ctx->inv, &so);
 	if (ret < 0)
 		return ret;
+	if (l.s.no_pairs[0])
+		ps_step_reason(ctx, "no port pair measured: %s", l.s.no_pairs);
 	aborted = l.s.aborted;
 	for (size_t k = 0; !aborted && k < l.s.npairs; k++)
 		aborted = !measure_pair(&l, &l.s.pairs[k]);
 	ps_nic_session_close(&l.s, r->restored, &r->n_restored, PS_PUT_BACK_MAX);
 	memcpy(r->ports, l.s.states, l.s.n_states * sizeof(r->ports[0]));
 	r->n_ports = l.s.n_states;
-	return aborted || l.s.aborted ? PS_ABORTED : PS_PASS;
+	if (aborted || l.s.aborted)
+		return PS_ABORTED;
+	/* nothing measured is never a pass (docs/rules.md, "Measured or not"); a port not
+	 * restored still fails the step */
+	return l.s.npairs || l.s.unrestored ? PS_PASS : PS_SKIPPED;
 }
 
 static double estimate(const struct ps_ctx *ctx)

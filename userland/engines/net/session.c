@@ -45,6 +45,12 @@ static void say(struct ps_nic_session *s, enum ps_severity sev, struct ps_dev_re
 	s->find(s->find_arg, sev, dev, rule, msg);
 }
 
+static void untested(struct ps_nic_session *s, struct ps_dev_ref dev, const char *why)
+{
+	if (s->not_tested)
+		s->not_tested(s->find_arg, dev, why);
+}
+
 static void state(struct ps_nic_session *s, const char *name, const char *partner, const char *what,
 		  const char *reason)
 {
@@ -91,6 +97,7 @@ static void no_pairs(struct ps_nic_session *s, const struct ps_inventory *inv)
 			 "no port saw another's probe frame: the ports with link are cabled "
 			 "elsewhere (a switch does not forward the probe)");
 	say(s, PS_SEV_INFO, (struct ps_dev_ref){0}, "no_pairs", "no port pairs measured: %s", why);
+	snprintf(s->no_pairs, sizeof(s->no_pairs), "%s", why);
 }
 
 /* Each port that was taken: its state and, where it takes no part, why. */
@@ -104,9 +111,11 @@ static void port_states(struct ps_nic_session *s, bool paired)
 		if (p->skip == PS_PORT_SETUP) {
 			say(s, PS_SEV_WARN, ps_port_ref(p), "setup_failed", "%s", p->why);
 			state(s, p->name, NULL, "not tested", p->why);
+			untested(s, ps_port_ref(p), p->why);
 		} else if (p->skip == PS_PORT_NO_LINK) {
 			say(s, PS_SEV_INFO, ps_port_ref(p), "no_link", "%s", p->why);
 			state(s, p->name, NULL, "no link", p->why);
+			untested(s, ps_port_ref(p), p->why);
 		} else if (partner >= 0) {
 			state(s, p->name, s->ps.p[partner].name, "paired", NULL);
 		} else if (paired && !s->aborted) {
@@ -117,6 +126,7 @@ static void port_states(struct ps_nic_session *s, bool paired)
 			if (s->with_link > 1)
 				say(s, PS_SEV_INFO, ps_port_ref(p), "no_partner", "%s", why);
 			state(s, p->name, NULL, "unpaired", why);
+			untested(s, ps_port_ref(p), why);
 		}
 	}
 }
@@ -129,6 +139,7 @@ int ps_nic_session_open(struct ps_nic_session *s, const struct ps_inventory *inv
 
 	memset(s, 0, sizeof(*s));
 	s->find = o->find;
+	s->not_tested = o->not_tested;
 	s->find_arg = o->find_arg;
 	ret = ps_ports_open(&s->ps, inv, o->only, NULL);
 	if (ret < 0)
@@ -143,6 +154,7 @@ int ps_nic_session_open(struct ps_nic_session *s, const struct ps_inventory *inv
 
 		if (in_use)
 			say(s, PS_SEV_INFO, ref, "in_use", "not tested: %s", s->ps.left[i].why);
+		untested(s, ref, s->ps.left[i].why);
 		state(s, s->ps.left[i].name, NULL, in_use ? "in use" : "not tested",
 		      s->ps.left[i].why);
 	}
@@ -171,9 +183,11 @@ void ps_nic_session_close(struct ps_nic_session *s, struct ps_put_back *rows, si
 	ps_ports_close(&s->ps);
 	s->aborted = s->aborted || s->ps.aborted;
 	for (size_t i = 0; i < s->ps.n; i++)
-		if (s->ps.p[i].restore_error[0])
+		if (s->ps.p[i].restore_error[0]) {
 			say(s, PS_SEV_FAIL, ps_port_ref(&s->ps.p[i]), "not_restored", "%s",
 			    s->ps.p[i].restore_error);
+			s->unrestored = true;
+		}
 	for (size_t i = 0; rows && i < s->ps.n_put_back && *n < max; i++)
 		rows[(*n)++] = s->ps.put_back[i];
 }

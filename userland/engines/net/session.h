@@ -10,7 +10,8 @@
  *
  * Findings go through the step's hook (core/step.h, ps_find_hook), so the
  * rules are the step's: <step>.in_use, .setup_failed, .no_link, .no_partner,
- * .no_pairs, .not_restored.
+ * .no_pairs, .not_restored; a port that takes no part is not tested, with
+ * why (ps_not_tested_hook): nothing not measured is a pass.
  */
 #ifndef PS_NET_SESSION_H
 #define PS_NET_SESSION_H
@@ -33,13 +34,16 @@ extern const struct ps_fields ps_port_state_fields;
 
 typedef void ps_find_fn(void *arg, enum ps_severity sev, struct ps_dev_ref dev, const char *rule,
 			const char *message);
+typedef void ps_not_tested_fn(void *arg, struct ps_dev_ref dev, const char *why);
 
 struct ps_nic_session_opts {
 	const char *only; /* comma-separated port names (tests: veth), NULL: every free port */
 	double carrier_s; /* how long to wait for carrier */
 	double probe_s;	  /* probe frames' rounds (pairing), 0: do not pair */
 	ps_find_fn *find; /* the step's findings (ps_find_hook) */
-	void *find_arg;	  /* its argument (the step's ctx) */
+	ps_not_tested_fn
+	    *not_tested; /* a port it meant to test and could not (ps_not_tested_hook) */
+	void *find_arg;	 /* their argument (the step's ctx) */
 	bool (*should_stop)(void *arg);
 	void *stop_arg;
 };
@@ -52,7 +56,10 @@ struct ps_nic_session {
 	bool aborted;
 	struct ps_port_state states[PS_PORTS_MAX * 2];
 	size_t n_states;
+	char no_pairs[160]; /* pairing found none: why ("" when it found some) */
+	bool unrestored;    /* a port did not come back as it was */
 	ps_find_fn *find;
+	ps_not_tested_fn *not_tested;
 	void *find_arg;
 };
 
