@@ -75,7 +75,7 @@ LDLIBS += $(shell pkg-config --libs $(PKGS)) -liperf -lm
 # the steps, which .config chooses through each step file's //kbuild: line,
 # and the recorders: both register themselves by a pointer in a section, so
 # they are linked as objects (an archive member nobody calls would be dropped).
-USERLAND_ROOMS := lib decode cli core report hw engines engines/io engines/net engines/mem engines/stress boot
+USERLAND_ROOMS := lib decode cli core report hw engines engines/io engines/net engines/mem engines/stress boot collect
 CORE_SRCS := $(filter-out userland/cli/main.c,$(sort $(foreach r,$(USERLAND_ROOMS),$(wildcard userland/$(r)/*.c))))
 CORE_OBJS := $(CORE_SRCS:%.c=$(OUT)/obj/%.o) $(OUT)/obj/gen/step_schemas.o
 REC_SRCS := $(sort $(wildcard userland/record/*.c))
@@ -153,7 +153,7 @@ $(OUT)/probestick.img: $(OUT)/vmlinuz $(OUT)/initramfs.img $(wildcard image/*) $
 	image/build.sh $@
 
 # ----------------------------------------------------------------- goals --
-.PHONY: all userland module image mok release run test unit kunit boot soak known powercut flash bench realworld clean distclean help
+.PHONY: all userland module image mok release run test unit kunit boot soak known powercut flash bench realworld netboot fleet-test fleet-load clean distclean help
 all: $(OUT)/probestick.img $(OUT)/probestick $(OUT)/gen/report-schema.json
 userland: $(OUT)/probestick $(OUT)/gen/report-schema.json
 module: $(OUT)/probestick.ko
@@ -173,6 +173,24 @@ boot: all
 
 test: all
 	tests/run all
+
+# The tree a DHCP/TFTP/HTTP server serves to boot a rack (scripts/netboot.sh,
+# README "A fleet"); NETBOOT_CFG= and NETBOOT_CA= put a site's probestick.cfg
+# and its collector's CA into it (site.img).
+netboot: $(OUT)/vmlinuz $(OUT)/initramfs.img $(OUT)/probestick
+	NETBOOT_CFG="$(NETBOOT_CFG)" NETBOOT_CA="$(NETBOOT_CA)" NETBOOT_APPEND="$(NETBOOT_APPEND)" \
+		scripts/netboot.sh $(OUT)/netboot
+
+# After make test (.ci/run): two machines boot the netboot tree over the
+# network in a namespace of the test's own and report to nginx and rsyslog
+# there (tests/fleet/run).
+fleet-test: all netboot
+	tests/fleet/run
+
+# Not a test: the collector's load with FLEET_N (20) machines sending at once.
+FLEET_N ?= 20
+fleet-load: $(OUT)/probestick
+	tests/fleet/load.sh $(FLEET_N)
 
 # Not part of make test: the quick plan booted SOAK_N times (30), counting
 # hangs and failures (tests/boot/soak.sh).
@@ -231,6 +249,10 @@ help:
 	@echo 'make known     the known-issue reproducers (tests/known/; not in make test)'
 	@echo 'make powercut  the power cut POWERCUT_N=20 times at random moments of the plan'
 	@echo 'make defconfig|menuconfig|olddefconfig|savedefconfig'
+	@echo 'make netboot   out/netboot: the tree a DHCP/TFTP/HTTP server serves (NETBOOT_CFG=,'
+	@echo '               NETBOOT_CA=: a site probestick.cfg and the collector'"'"'s CA)'
+	@echo 'make fleet-test  two machines boot the netboot tree and report to a collector'
+	@echo 'make fleet-load  the collector'"'"'s load with FLEET_N=20 machines sending at once'
 	@echo 'make flash DEV=/dev/sdX   write the image to a real stick (asks first), grow'
 	@echo '               its FAT partition to the whole stick'
 	@echo 'make release   out/probestick.img.xz and its .sha256: the file users download'

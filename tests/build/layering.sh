@@ -32,9 +32,10 @@ declare -A allowed=(
 	[engines/net]="lib decode report hw engines"
 	[engines/stress]="lib decode report hw engines"
 	[record]="lib decode hw report"
-	[core]="lib decode hw report record engines engines/io engines/mem engines/net engines/stress"
+	[collect]="lib decode report engines engines/net"
+	[core]="lib decode hw report record collect engines engines/io engines/mem engines/net engines/stress"
 	[steps]="lib decode hw report core engines engines/io engines/mem engines/net engines/stress"
-	[cli]="lib decode hw report record core engines engines/io engines/mem engines/net engines/stress boot"
+	[cli]="lib decode hw report record collect core engines engines/io engines/mem engines/net engines/stress boot"
 )
 
 room_of() { # ROOM VAR: the room of a file's path relative to the tree, into VAR

@@ -11,7 +11,7 @@
 // fuzz-sources: hw/nics.c hw/edac.c decode/memory_channel.c hw/pci_names.c lib/store.c hw/hw_util.c
 // fuzz-sources: decode/pcie.c hw/inventory.c hw/identity.c hw/pcie.c hw/drives.c decode/ata_link.c
 // fuzz-sources: hw/machine.c decode/machine_id_rule.c hw/memory.c decode/smbios17.c
-// fuzz-sources: hw/environment.c lib/json.c lib/util.c
+// fuzz-sources: hw/environment.c lib/json.c lib/util.c decode/memory_array.c lib/redact.c
 #include "fuzz.h"
 
 #include "decode/decode.h"

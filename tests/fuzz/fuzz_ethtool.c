@@ -8,11 +8,11 @@
  * reply); tests/fuzz/make-seeds.sh packs the recorded replies so.
  */
 // fuzz-sources: hw/ethtool.c hw/nics.c hw/inventory_json.c hw/hw_util.c decode/sysfs_path.c
-// fuzz-sources: hw/edac.c decode/memory_channel.c hw/pci_names.c
-// fuzz-sources: lib/store.c
-// fuzz-sources: decode/pcie.c hw/inventory.c hw/identity.c hw/pcie.c hw/drives.c
-// fuzz-sources: decode/ata_identify.c decode/ata_link.c hw/machine.c decode/machine_id_rule.c
-// fuzz-sources: hw/memory.c decode/smbios17.c hw/environment.c lib/json.c lib/util.c
+// fuzz-sources: hw/edac.c decode/memory_channel.c hw/pci_names.c lib/store.c decode/pcie.c
+// fuzz-sources: hw/inventory.c hw/identity.c hw/pcie.c hw/drives.c decode/ata_identify.c
+// fuzz-sources: decode/ata_link.c hw/machine.c decode/machine_id_rule.c hw/memory.c
+// fuzz-sources: decode/smbios17.c hw/environment.c lib/json.c lib/util.c decode/memory_array.c
+// fuzz-sources: lib/redact.c
 #include "fuzz.h"
 
 #include "hw/ethtool.h"

@@ -260,6 +260,15 @@ static void test_memtest_burnin(void)
 	CHECK_INT(ps_config_set(&cfg, "burnin", "forever", why, sizeof(why)), -EINVAL);
 	CHECK(strstr(why, "burnin=forever") != NULL);
 	CHECK_STR(ps_config_text(&cfg, "burnin"), "1h");
+	/* the wall meter's readings: watts as a person types them, never a guess */
+	CHECK_INT(ps_config_set(&cfg, "wall_idle", "105", why, sizeof(why)), 0);
+	CHECK_INT(ps_config_set(&cfg, "wall_load", "205.5 W", why, sizeof(why)), 0);
+	CHECK_STR(cfg.wall_load, "205.5 W");
+	CHECK_INT(ps_config_set(&cfg, "wall_load", "lots", why, sizeof(why)), -EINVAL);
+	CHECK(strstr(why, "'lots' is not a wall meter's reading in watts") != NULL);
+	CHECK_STR(cfg.wall_load, "205.5 W");
+	CHECK_INT(ps_config_set(&cfg, "wall_idle", "", why, sizeof(why)), 0);
+	CHECK_STR(cfg.wall_idle, "");
 }
 
 int main(void)

@@ -5,6 +5,7 @@
 #include "cli/console.h"
 #include "cli/ui.h"
 #include "core/plan.h"
+#include "core/step_run.h"
 #include "step_harness.h"
 #include "report/report.h"
 #include "lib/util.h"
@@ -331,6 +332,49 @@ static void test_unwritable(void)
 	CHECK_INT(res.count[PS_WARN], 1);
 }
 
+/* The progress the person watching last saw. */
+static struct {
+	char phase[96];
+	uint64_t done;
+	double rate;
+	int calls;
+} seen_progress;
+
+static void on_progress(void *arg, const struct ps_progress_state *p)
+{
+	snprintf(seen_progress.phase, sizeof(seen_progress.phase), "%s", p->phase);
+	seen_progress.done = p->done;
+	seen_progress.rate = p->rate;
+	seen_progress.calls++;
+}
+
+/* A renamed phase (the burn-in's wall meter cue) keeps its work and its rate. */
+static void test_progress_rename(void)
+{
+	static const struct ps_step_ops ops = {.abi = PS_STEP_ABI, .name = "burnin"};
+	struct ps_plan_ui ui = {.progress = on_progress};
+	struct ps_step_run run;
+	struct ps_ctx ctx = {.run = &run};
+	json_object *step = json_object_new_object();
+
+	ps_step_run_init(&run, &ops, step, &ui, 0, 1);
+	ps_progress_phase(&ctx, "burn-in", 60, "s");
+	for (int i = 1; i <= 4; i++) {
+		struct timespec ts = {0, 300 * 1000 * 1000};
+
+		nanosleep(&ts, NULL);
+		ps_progress_set(&ctx, (uint64_t)i);
+	}
+	ps_progress_rename(&ctx, "burn-in: read wall meter");
+	CHECK_STR(seen_progress.phase, "burn-in: read wall meter");
+	CHECK_INT(seen_progress.done, 4);
+	/* the rate of the samples before the cue (about 3 a second here), not restarted */
+	CHECK(seen_progress.rate > 2 && seen_progress.rate < 5);
+	ps_step_run_done(&run);
+	json_object_put(run.findings);
+	json_object_put(step);
+}
+
 int main(void)
 {
 	const char *out = getenv("OUT");
@@ -344,6 +388,7 @@ int main(void)
 		 (int)getpid());
 	test_full_run();
 	test_no_inventory();
+	test_progress_rename();
 	test_unwritable();
 	return check_done("test_plan");
 }

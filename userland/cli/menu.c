@@ -3,7 +3,10 @@
 #include "cli/menu.h"
 #include "cli/console.h"
 #include "core/plan.h"
+#include "core/recorders.h"
 #include "core/scratch.h"
+#include "decode/wall.h"
+#include "lib/store.h"
 #include "lib/util.h"
 #include "hw/drive_use.h"
 #include "hw/inventory.h"
@@ -13,10 +16,12 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define PAGE_LINES 20
 
@@ -360,6 +365,102 @@ static bool append_scratch(struct ps_config *cfg, char *list, size_t len, const 
 }
 
 /*
+ * One wall meter reading typed in watts into field (room len): Enter keeps
+ * it, '-' clears it. Returns false when input ended.
+ */
+static bool wall_reading(struct ps_menu_env *env, const char *what, char *field, size_t len)
+{
+	char buf[16];
+	double w;
+	int n;
+
+	ps_console_printf(env->con, "%s\nWatts (Enter keeps %s, - clears): ", what,
+			  field[0] ? field : "none");
+	n = get_line(env, buf, sizeof(buf));
+	if (n < 0 && n != -ECANCELED)
+		return false;
+	if (n <= 0)
+		return true;
+	if (strcmp(buf, "-") == 0)
+		field[0] = '\0';
+	else if (ps_wall_parse(buf, &w) == 0)
+		snprintf(field, len, "%.1f", w);
+	else
+		ps_console_printf(env->con,
+				  "'%s' is not a reading in watts (105, 98.5): kept %s.\n", buf,
+				  field[0] ? field : "none");
+	return true;
+}
+
+/* The readings into the last run's report, every file rewritten from it. */
+static void wall_to_last_report(struct ps_menu_env *env, const struct ps_wall *w)
+{
+	struct ps_report_files files = {0};
+	json_object *r;
+	char err[1024];
+	int ret;
+
+	if (ps_report_load(env->last_report, &r, err, sizeof(err)) < 0) {
+		ps_console_printf(env->con, "Cannot add them to the last report: %s\n", err);
+		return;
+	}
+	ps_recorders_summary(r, w); /* report.power with them */
+	ps_store_begin(env->last_report);
+	ret = ps_report_write(r, env->last_report, ps_views(), &files);
+	ps_store_end(env->last_report);
+	if (ret < 0)
+		ps_console_printf(env->con, "Cannot write %s: %s\n", env->last_report,
+				  strerror(-ret));
+	else
+		ps_console_printf(env->con, "Stored with the run in %s.\n", env->last_report);
+	json_object_put(r);
+}
+
+/*
+ * Seed 001's wall meter, by hand: idle now (the machine waits at this
+ * menu), full load during the burn-in (its progress line says when). The
+ * readings go with the plans run from here, and with the last run if asked.
+ */
+static bool enter_wall(struct ps_menu_env *env)
+{
+	struct ps_config *c = env->cfg;
+	struct ps_wall w = {NAN, NAN, "menu", c->wall_entered};
+	int k;
+
+	ps_console_printf(env->con, "\nA wall power meter, read by hand (the machine's whole draw, "
+				    "beside RAPL's CPU figures).\n");
+	if (!wall_reading(env, "Idle: the machine waits at this menu now; read the meter.",
+			  c->wall_idle, sizeof(c->wall_idle)) ||
+	    !wall_reading(env,
+			  "Full load: during the burn-in (b, then 2), when its progress line says "
+			  "\"burn-in: read wall meter\".",
+			  c->wall_load, sizeof(c->wall_load)))
+		return false;
+	snprintf(c->wall_source, sizeof(c->wall_source), "menu");
+	ps_rfc3339(time(NULL), c->wall_entered, sizeof(c->wall_entered));
+	if (ps_wall_parse(c->wall_idle, &w.idle_w) < 0)
+		w.idle_w = NAN;
+	if (ps_wall_parse(c->wall_load, &w.load_w) < 0)
+		w.load_w = NAN;
+	ps_console_printf(env->con,
+			  "Wall meter: idle %s W, full load %s W, for the plans run from "
+			  "this menu.\n",
+			  c->wall_idle[0] ? c->wall_idle : "-",
+			  c->wall_load[0] ? c->wall_load : "-");
+	if (!env->last_report[0])
+		return true;
+	ps_console_printf(env->con,
+			  "Store them with the last run (%s) too? y/n: ", env->last_report);
+	k = get_key(env->con);
+	ps_console_printf(env->con, "\n");
+	if (k < 0)
+		return false;
+	if (k == 'y' || k == 'Y')
+		wall_to_last_report(env, &w);
+	return true;
+}
+
+/*
  * Name a scratch drive: show every drive and what it holds, then take the
  * serial typed in full. The decision is core/scratch.c's, the one disk_write
  * makes again before it writes. Returns false when input ended.
@@ -444,7 +545,7 @@ static const char *keys_text(struct ps_menu_env *env)
 	for (size_t i = 0; i < n && o + 8 < sizeof(buf); i++)
 		if (all[i]->menu_key && all[i]->choices)
 			o += (size_t)snprintf(buf + o, sizeof(buf) - o, ", %c", all[i]->menu_key);
-	snprintf(buf + o, sizeof(buf) - o, " or w");
+	snprintf(buf + o, sizeof(buf) - o, ", w or p");
 	return buf;
 }
 
@@ -468,8 +569,13 @@ static void draw_menu(struct ps_menu_env *env)
 			ps_console_printf(env->con, "  %c  %s: %s\n", all[i]->menu_key,
 					  all[i]->menu_label ? all[i]->menu_label : all[i]->key,
 					  shown(env->cfg, all[i]));
-	ps_console_printf(env->con, "  w  name a scratch drive for disk_write (%s)\nPress %s: ",
+	ps_console_printf(env->con,
+			  "  w  name a scratch drive for disk_write (%s)\n"
+			  "  p  wall meter readings: idle %s W, full load %s W\n"
+			  "Press %s: ",
 			  env->cfg && env->cfg->scratch[0] ? env->cfg->scratch : "none named",
+			  env->cfg && env->cfg->wall_idle[0] ? env->cfg->wall_idle : "-",
+			  env->cfg && env->cfg->wall_load[0] ? env->cfg->wall_load : "-",
 			  keys_text(env));
 }
 
@@ -532,6 +638,12 @@ enum ps_action ps_menu_run(struct ps_menu_env *env)
 			if (!env->cfg)
 				ps_console_printf(env->con, "Not available here.\n");
 			else if (!confirm_scratch(env))
+				return no_input(env);
+			break;
+		case 'p':
+			if (!env->cfg)
+				ps_console_printf(env->con, "Not available here.\n");
+			else if (!enter_wall(env))
 				return no_input(env);
 			break;
 		default:

@@ -1,7 +1,10 @@
 /* config.c - parse probestick.cfg and the kernel command line into struct ps_config.
  * Pure string functions, except ps_config_load which reads the two files. */
 #include "core/config.h"
+#include "collect/bootnet.h"
+#include "collect/url.h"
 #include "core/scratch.h"
+#include "decode/wall.h"
 #include "lib/util.h"
 #include "lib/json.h"
 
@@ -39,6 +42,7 @@ void ps_config_defaults(struct ps_config *cfg)
 	snprintf(cfg->net, sizeof(cfg->net), "auto");
 	snprintf(cfg->mtu, sizeof(cfg->mtu), "max");
 	snprintf(cfg->stream, sizeof(cfg->stream), "none");
+	snprintf(cfg->collect_wait, sizeof(cfg->collect_wait), "10m");
 	core_values(cfg);
 	for (size_t i = 0; i < n; i++) {
 		struct ps_setting_slot *sl = &cfg->step[cfg->n_step++];
@@ -260,6 +264,82 @@ static int check_scratch(const char *value, const char *v, char *why, size_t why
 	return -EINVAL;
 }
 
+static int check_wall(const char *value, const char *v, char *why, size_t whylen)
+{
+	double w;
+
+	if (!*value || ps_wall_parse(value, &w) == 0)
+		return 0;
+	snprintf(why, whylen, "'%s' is not a wall meter's reading in watts (105, 98.5W)", v);
+	return -EINVAL;
+}
+
+/* The collector's settings: their values may hold a password, so no message quotes them. */
+static int check_collect(const char *value, const char *v, char *why, size_t whylen)
+{
+	struct ps_url u;
+	char reason[200];
+	int ret = ps_url_parse(value, &u, reason, sizeof(reason));
+
+	memset(u.password, 0, sizeof(u.password));
+	if (ret == 0 || !*value)
+		return 0;
+	snprintf(why, whylen, "collect=: %s (like https://collector.lab/fleet/)", reason);
+	return -EINVAL;
+}
+
+static int check_syslog(const char *value, const char *v, char *why, size_t whylen)
+{
+	struct ps_syslog_target t;
+	char reason[200];
+
+	if (!*value || ps_syslog_target_parse(value, &t, reason, sizeof(reason)) == 0)
+		return 0;
+	snprintf(why, whylen, "syslog=%s: %s (like tls://collector.lab:6514)", v, reason);
+	return -EINVAL;
+}
+
+static int check_ip(const char *value, const char *v, char *why, size_t whylen)
+{
+	struct ps_bootnet b;
+	char reason[200];
+
+	if (!*value || ps_bootnet_parse_ip(value, &b, reason, sizeof(reason)) == 0)
+		return 0;
+	snprintf(why, whylen, "ip=%s: %s", v, reason);
+	return -EINVAL;
+}
+
+static int check_collect_wait(const char *value, const char *v, char *why, size_t whylen)
+{
+	unsigned int s;
+
+	if (strcmp(value, "0") == 0 || ps_duration_parse(value, &s) == 0)
+		return 0;
+	snprintf(why, whylen, "collect_wait=%s is not 0 or a duration from 10s (90s, 10m, 1h)", v);
+	return -EINVAL;
+}
+
+static int check_credential(const char *value, const char *v, char *why, size_t whylen)
+{
+	for (const char *p = value; *p; p++)
+		if ((unsigned char)*p < ' ' || *p == 0x7f) {
+			snprintf(why, whylen, "the value holds a control byte (not shown)");
+			return -EINVAL;
+		}
+	return 0;
+}
+
+static int check_collect_user(const char *value, const char *v, char *why, size_t whylen)
+{
+	if (strchr(value, ':')) {
+		snprintf(why, whylen,
+			 "collect_user=%s: a user name for basic authentication has no ':'", v);
+		return -EINVAL;
+	}
+	return check_credential(value, v, why, whylen);
+}
+
 /*
  * The core's keys of probestick.cfg and the kernel command line
  * (probestick.KEY=): where the value lives in struct ps_config and how it is
@@ -286,6 +366,16 @@ static const struct config_key {
     KEY(net, net, check_net, "auto, dhcp or ADDR/LEN[,GW]: the address of the port facing a peer"),
     KEY(mtu, mtu, check_mtu, "max, keep or N: the MTU of the jumbo-frame tests"),
     KEY(stream, stream, check_stream, "none or serial: OCP artifacts on the serial line"),
+    KEY(wall_idle, wall_idle, check_wall, "a wall meter's reading in watts, the machine idle"),
+    KEY(wall_load, wall_load, check_wall, "a wall meter's reading in watts under full load"),
+    KEY(collect, collect, check_collect, "https://HOST[:PORT]/PATH/: the fleet's collector"),
+    KEY(collect_ca, collect_ca, check_credential, "the collector's CA certificate (PEM file)"),
+    KEY(collect_user, collect_user, check_collect_user, "the collector's user name"),
+    KEY(collect_password, collect_password, check_credential, "the collector's password"),
+    KEY(collect_wait, collect_wait, check_collect_wait,
+	"0 or a duration: how long the plan's end waits for the collector"),
+    KEY(syslog, syslog, check_syslog, "tls://HOST[:PORT]: the OCP stream as syslog"),
+    KEY(ip, ip, check_ip, "dhcp, off or the kernel's ip= syntax: the boot port's address"),
 };
 
 const struct ps_core_key *ps_config_core_keys(size_t *n)
@@ -401,6 +491,8 @@ int ps_config_set(struct ps_config *cfg, const char *key, const char *value, cha
 	int ret;
 
 	quote(v, sizeof(v), value, strlen(value));
+	if (ps_config_secret(key))
+		snprintf(v, sizeof(v), "(not shown)");
 	if (sl)
 		return set_step(sl, value, v, why, whylen);
 	if (!k) {
@@ -439,11 +531,33 @@ const char *ps_config_text(const struct ps_config *cfg, const char *key)
 	return sl ? sl->text : NULL;
 }
 
+/* The text a message may quote: a secret key's only as "(not shown)". */
 static const char *current(struct ps_config *cfg, const char *key)
 {
 	const char *t = ps_config_text(cfg, key);
 
+	if (t && t[0] && ps_config_secret(key))
+		return "(not shown)";
 	return t ? t : "";
+}
+
+const char *ps_config_shown(const struct ps_config *cfg, const char *key, char *buf, size_t len)
+{
+	const char *t = ps_config_text(cfg, key);
+
+	if (!t || !t[0] || !ps_config_secret(key))
+		return t;
+	if (strcmp(key, "collect") == 0)
+		ps_config_redact_url(t, buf, len);
+	else
+		snprintf(buf, len, "(not shown)");
+	return buf;
+}
+
+struct ps_collect_keys ps_config_collect_keys(const struct ps_config *cfg)
+{
+	return (struct ps_collect_keys){cfg->collect,	       cfg->collect_ca, cfg->collect_user,
+					cfg->collect_password, cfg->syslog,	cfg->ip};
 }
 
 static bool is_blank(char c)

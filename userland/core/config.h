@@ -2,8 +2,10 @@
 #ifndef PS_CONFIG_H
 #define PS_CONFIG_H
 
+#include "collect/collect.h"
 #include "core/step.h"
 #include "engines/net/spec.h"
+#include "lib/redact.h"
 
 #include <json-c/json.h>
 #include <netinet/in.h>
@@ -41,6 +43,20 @@ struct ps_config {
 	char peer[80]; /* HOST[:PORT]: an iperf3 server or a stick in server mode; "" discover */
 	char net[80];  /* auto | dhcp | ADDR/LEN[,GW]: the address of the port facing a peer */
 	char mtu[16];  /* max | keep | N: the MTU the jumbo-frame tests set */
+	char wall_idle[16]; /* a wall meter's reading with the machine idle: "105", "105W"; "" none
+			     */
+	char wall_load[16]; /* the same under full load (the burn-in says when to read it) */
+	/* not keys: where the readings came from when not probestick.cfg */
+	char wall_source[16];  /* "menu"; "" probestick.cfg */
+	char wall_entered[32]; /* when they were entered in the menu (RFC 3339) */
+	/* The fleet's collector (collect/, README "A fleet"): "" none */
+	char collect[512];	    /* https://HOST[:PORT]/PATH/: the run folders go below it */
+	char collect_ca[256];	    /* the collector's CA (PEM); "" the netboot tree's or stick's */
+	char collect_user[128];	    /* basic authentication */
+	char collect_password[256]; /* never in a report, a log or on the console */
+	char collect_wait[16];	    /* after the plan, how long to try before then=: 10m, 0 */
+	char syslog[300];	    /* tls://HOST[:PORT] (or tcp://): the OCP stream as syslog */
+	char ip[320];		    /* the boot port: dhcp | off | the kernel's ip= syntax */
 	/* the machine-wide settings parsed once (ps_config_set keeps them current) */
 	struct ps_scratch_list scratch_list; /* scratch= */
 	struct ps_net_want net_want;	     /* net=, peer= and mtu= */
@@ -97,6 +113,17 @@ struct ps_core_key {
 	const char *key, *help;
 };
 const struct ps_core_key *ps_config_core_keys(size_t *n);
+
+/* The collector's keys of cfg, for ps_collect_start (texts in cfg). */
+struct ps_collect_keys ps_config_collect_keys(const struct ps_config *cfg);
+
+/*
+ * A key's text as a report may show it (NULL: a key no one declares): a
+ * secret hidden, the collector's URL without its user:password@, a
+ * password as "(not shown)". buf: room for it (PS_CONFIG_SHOWN_MAX).
+ */
+#define PS_CONFIG_SHOWN_MAX 512
+const char *ps_config_shown(const struct ps_config *cfg, const char *key, char *buf, size_t len);
 
 /* Split a console= value into terminals; returns the count or -EINVAL (why[] says why). */
 int ps_console_spec_parse(const char *spec, struct ps_term_spec *terms, int max, char *why,

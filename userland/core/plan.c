@@ -9,6 +9,7 @@
 #include "core/recorders.h"
 #include "core/scratch.h"
 #include "core/step_run.h"
+#include "decode/wall.h"
 #include "lib/store.h"
 #include "lib/util.h"
 #include "hw/hw.h"
@@ -157,12 +158,13 @@ static void plan_json(json_object *ps, const struct ps_run_opts *o)
 	ps_json_set_str(cfg, "depth", o->plan.level == PS_PLAN_FULL ? "full" : "quick");
 	if (o->cfg) {
 		/* every setting: the core's, then each step's; null where nothing was given and
-		 * the setting has no default of its own */
+		 * the setting has no default of its own; a secret as ps_config_shown says */
 		size_t n;
 		const struct ps_core_key *core = ps_config_core_keys(&n);
+		char shown[PS_CONFIG_SHOWN_MAX];
 
 		for (size_t i = 0; i < n; i++) {
-			const char *t = ps_config_text(o->cfg, core[i].key);
+			const char *t = ps_config_shown(o->cfg, core[i].key, shown, sizeof(shown));
 
 			if (strcmp(core[i].key, "plan") != 0)
 				ps_json_set(cfg, core[i].key,
@@ -310,6 +312,8 @@ static void write_report(struct runner *r)
 		ps_ocp_stream_update(r->o->stream, r->report, ps_views());
 	if (!r->res->dir[0])
 		return;
+	if (r->o->sink && r->o->sink->annotate)
+		r->o->sink->annotate(r->o->sink->arg, r->report, r->res->dir);
 	/* The report's files and the index share one read-write window of the stick. */
 	ps_store_begin(r->res->dir);
 	ret = ps_report_write(r->report, r->res->dir, ps_views(), &r->files);
@@ -325,6 +329,8 @@ static void write_report(struct runner *r)
 	}
 	if (ret < 0)
 		r->res->write_error = ret;
+	if (r->o->sink && r->o->sink->written)
+		r->o->sink->written(r->o->sink->arg, r->report, r->res->dir);
 	if (*ps_store_error() && !r->store_warned) {
 		r->store_warned = true;
 		notice(r->o, PS_SEV_WARN, "%s", ps_store_error());
@@ -403,23 +409,6 @@ static void finish_step(struct ps_step_run *run, enum ps_status st, double dur)
 	ps_json_set(step, "verdicts", ps_step_verdicts(run->findings, run->examined));
 }
 
-/*
- * A step that measures throughput: its view has a headline figure where
- * higher is better. A CPU that throttles during it may be why a figure is
- * low, which makes throttling a warning there.
- */
-static bool measures_throughput(const struct ps_step_ops *s)
-{
-	for (size_t b = 0; s->view && b < s->view->nblocks; b++)
-		for (size_t c = 0; c < s->view->blocks[b].ncols; c++) {
-			const struct ps_col *col = &s->view->blocks[b].cols[c];
-
-			if ((col->flags & PS_COL_HEADLINE) && col->better == PS_BETTER_HIGHER)
-				return true;
-		}
-	return false;
-}
-
 /* The step runs after the plan's inventory phase (its "after" is that phase's step). */
 static bool after_inventory(const struct ps_run_opts *o, const struct ps_step_ops *s)
 {
@@ -427,6 +416,18 @@ static bool after_inventory(const struct ps_run_opts *o, const struct ps_step_op
 	    s->after ? ps_step_find(o->steps, o->n_steps, s->after) : NULL;
 
 	return dep && (dep->flags & PS_STEP_TAKES_INVENTORY);
+}
+
+/* The wall meter's readings probestick.cfg (or the menu) gave for this run. */
+static void wall_from_cfg(struct ps_wall *w, const struct ps_config *cfg)
+{
+	*w = (struct ps_wall){NAN, NAN, NULL, NULL};
+	if (cfg && ps_wall_parse(cfg->wall_idle, &w->idle_w) < 0)
+		w->idle_w = NAN;
+	if (cfg && ps_wall_parse(cfg->wall_load, &w->load_w) < 0)
+		w->load_w = NAN;
+	w->source = cfg && cfg->wall_source[0] ? cfg->wall_source : "probestick.cfg";
+	w->entered = cfg && cfg->wall_entered[0] ? cfg->wall_entered : NULL;
 }
 
 static double estimate_rest(struct runner *r, size_t from, const struct ps_ctx *base)
@@ -496,15 +497,15 @@ static void run_step(struct runner *r, size_t i)
 		/*
 		 * Every step is timed and sampled by the registered recorders (the CPU
 		 * split, IRQs and probes for its own span, and the platform around it:
-		 * links, AER, machine checks, ECC, sensors, the kernel log).
+		 * links, AER, machine checks, ECC, sensors, energy, the kernel log).
 		 */
 		struct ps_recorders_run rec;
 
 		ps_recorders_start(&rec, &r->recorders, o->root, r->module_fd,
-				   measures_throughput(s));
+				   r->inv.taken ? &r->inv : NULL, s->view);
 		ret = s->run(&ctx);
 		ps_step_result_end(&ctx, s, data);
-		ps_recorders_stop(&rec, r->inv.taken ? &r->inv : NULL, step, run.findings);
+		ps_recorders_stop(&rec, r->inv.taken ? &r->inv : NULL, step, data, run.findings);
 		if (abort_flag) {
 			snprintf(run.reason, sizeof(run.reason), "%s",
 				 abort_flag == ABORT_KEY ? "aborted by a key press"
@@ -532,6 +533,7 @@ static void run_step(struct runner *r, size_t i)
 		if (o->ui && o->ui->estimate)
 			o->ui->estimate(o->ui->arg, estimate_rest(r, i + 1, &ctx));
 	}
+	ps_recorders_summary(r->report, NULL);
 	if (o->ui && o->ui->step_end)
 		o->ui->step_end(o->ui->arg, i, o->n_steps, s, step);
 	ps_step_run_done(&run);
@@ -541,6 +543,7 @@ int ps_plan_run(const struct ps_run_opts *o, struct ps_run_result *res)
 {
 	struct sigaction sa = {.sa_handler = on_sigint}, old_sa;
 	struct runner r = {.o = o, .res = res, .started = time(NULL)};
+	struct ps_wall wall;
 	bool has_inventory = false;
 
 	memset(res, 0, sizeof(*res));
@@ -549,6 +552,8 @@ int ps_plan_run(const struct ps_run_opts *o, struct ps_run_result *res)
 		json_object_array_add(ps_json_get(r.report, "warnings"),
 				      json_object_get(json_object_array_get_idx(o->warnings, i)));
 	r.module_fd = fill_probestick(r.report, o);
+	wall_from_cfg(&wall, o->cfg);
+	ps_recorders_summary(r.report, &wall);
 	if (o->stick)
 		ps_json_set(r.report, "stick", json_object_get(o->stick));
 	/* The probes are patched in once for the plan; each step only opens a window. */

@@ -100,6 +100,7 @@ struct ps_plan_ui {
 };
 
 struct ps_ocp_stream;
+struct ps_report_sink; /* report/report.h */
 
 struct ps_run_opts {
 	const char *root;     /* sysfs/procfs/dev prefix, "" live */
@@ -115,6 +116,7 @@ struct ps_run_opts {
 	    *stick; /* what this boot found on the stick and did (report's stick{}), or NULL */
 	struct ps_ocp_stream
 	    *stream; /* the OCP artifacts as each step ends (a serial line), or NULL */
+	const struct ps_report_sink *sink; /* the collector, or NULL */
 };
 
 struct ps_run_result {

@@ -106,6 +106,19 @@ void ps_progress_phase(struct ps_ctx *ctx, const char *phase, uint64_t total, co
 	pthread_mutex_unlock(&p->lock);
 }
 
+void ps_progress_rename(struct ps_ctx *ctx, const char *phase)
+{
+	struct ps_progress *p;
+
+	if (!ctx || !ctx->run)
+		return;
+	p = &ctx->run->progress;
+	pthread_mutex_lock(&p->lock);
+	snprintf(p->phase, sizeof(p->phase), "%s", phase ? phase : "");
+	emit(p, ps_mono_now(), true);
+	pthread_mutex_unlock(&p->lock);
+}
+
 static void update(struct ps_ctx *ctx, uint64_t value, bool add)
 {
 	struct ps_progress *p;

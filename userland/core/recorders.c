@@ -119,8 +119,26 @@ static bool owned_elsewhere(struct ps_rec_ctx *rc, const char *rule)
 	return false;
 }
 
+/*
+ * A step that measures throughput: its view has a headline figure where
+ * higher is better. A CPU that throttles during it may be why a figure is
+ * low, which makes throttling a warning there.
+ */
+static bool measures_throughput(const struct ps_view *v)
+{
+	for (size_t b = 0; v && b < v->nblocks; b++)
+		for (size_t c = 0; c < v->blocks[b].ncols; c++) {
+			const struct ps_col *col = &v->blocks[b].cols[c];
+
+			if ((col->flags & PS_COL_HEADLINE) && col->better == PS_BETTER_HIGHER)
+				return true;
+		}
+	return false;
+}
+
 void ps_recorders_start(struct ps_recorders_run *run, const struct ps_recorders_plan *plan,
-			const char *root, int module_fd, bool throughput)
+			const char *root, int module_fd, const struct ps_inventory *inv,
+			const struct ps_view *view)
 {
 	size_t n;
 	const struct ps_recorder_ops *const *all = ps_recorders(&n);
@@ -128,7 +146,9 @@ void ps_recorders_start(struct ps_recorders_run *run, const struct ps_recorders_
 	memset(run, 0, sizeof(*run));
 	run->rc = (struct ps_rec_ctx){.root = root,
 				      .module_fd = module_fd,
-				      .throughput = throughput,
+				      .inv = inv,
+				      .view = view,
+				      .throughput = measures_throughput(view),
 				      .tick = tick,
 				      .find = find,
 				      .owned_elsewhere = owned_elsewhere,
@@ -162,12 +182,13 @@ static void member_findings(struct ps_recorders_run *run, const char *name, json
 }
 
 void ps_recorders_stop(struct ps_recorders_run *run, const struct ps_inventory *inv,
-		       json_object *step, json_object *findings)
+		       json_object *step, json_object *data, json_object *findings)
 {
 	size_t n;
 	const struct ps_recorder_ops *const *all = ps_recorders(&n);
 
 	run->rc.inv = inv;
+	run->rc.data = data;
 	run->step = step;
 	run->findings = findings;
 	for (size_t i = run->started; i-- > 0;) {
@@ -189,4 +210,14 @@ void ps_recorders_stop(struct ps_recorders_run *run, const struct ps_inventory *
 	if (run->rc.records && run->rc.records_free)
 		run->rc.records_free(run->rc.records);
 	run->rc.records = NULL;
+}
+
+void ps_recorders_summary(json_object *report, const struct ps_wall *wall)
+{
+	size_t n;
+	const struct ps_recorder_ops *const *all = ps_recorders(&n);
+
+	for (size_t i = 0; i < n; i++)
+		if (all[i]->summary)
+			all[i]->summary(report, wall);
 }

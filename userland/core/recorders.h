@@ -29,14 +29,26 @@ struct ps_recorders_run {
 	json_object *step, *findings;
 };
 
-/* Before the step: every recorder started (throughput: the step measures throughput). */
+/*
+ * Before the step: every recorder started. inv: the inventory if taken, else
+ * NULL; view: the step's (what it measures, and its rates).
+ */
 void ps_recorders_start(struct ps_recorders_run *run, const struct ps_recorders_plan *plan,
-			const char *root, int module_fd, bool throughput);
+			const char *root, int module_fd, const struct ps_inventory *inv,
+			const struct ps_view *view);
 /*
  * After it: every recorder stopped, each member set in step, and what they
- * found added to findings (the step's), "<recorder>.<rule>".
+ * found added to findings (the step's), "<recorder>.<rule>". data: the
+ * step's data{}, complete.
  */
 void ps_recorders_stop(struct ps_recorders_run *run, const struct ps_inventory *inv,
-		       json_object *step, json_object *findings);
+		       json_object *step, json_object *data, json_object *findings);
+
+/*
+ * Every recorder's section of the whole run in report (struct
+ * ps_recorder_ops.summary): before the first step with the wall meter's
+ * readings, after each step with NULL.
+ */
+void ps_recorders_summary(json_object *report, const struct ps_wall *wall);
 
 #endif

@@ -231,6 +231,8 @@ bool ps_find_unstable(struct ps_ctx *ctx, struct ps_dev_ref dev, const char *rul
  * (time-bounded work), or a plain word ("runs", "sectors").
  */
 void ps_progress_phase(struct ps_ctx *ctx, const char *phase, uint64_t total, const char *unit);
+/* The same phase, its work and rate kept, under a new name (a cue: "read the wall meter"). */
+void ps_progress_rename(struct ps_ctx *ctx, const char *phase);
 /*
  * The phase grew (more runs than planned: a noisy figure): its new total.
  * The share shown as done never goes back: what is left is spread over the

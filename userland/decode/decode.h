@@ -251,9 +251,11 @@ struct ps_dimm {
 	char locator[PS_DMI_STR];
 	char bank[PS_DMI_STR];
 	unsigned int handle;
+	unsigned int array_handle; /* its type 16 Physical Memory Array */
 	bool populated;
 	int64_t size_bytes; /* 0 for an empty slot */
 	const char *type;   /* "DDR4", or NULL */
+	int type_code;	    /* the SMBIOS code of type, 0 none */
 	const char *form_factor;
 	int speed_mts;
 	int configured_speed_mts;
@@ -271,13 +273,48 @@ int ps_smbios17_decode(const uint8_t *raw, size_t len, struct ps_dimm *out);
 /* A PROBESTICK_IOC_DMI_MEMORY entry (the same decoder, run in the module). */
 struct probestick_dimm;
 void ps_dimm_from_smbios(const struct probestick_dimm *m, struct ps_dimm *out);
-/*
- * The memory channel a slot's locator or bank locator names ("ChannelA-DIMM0",
- * "P0 CHANNEL A", "DIMM_B1", "CPU1_DIMM_C2": "A", "P0 A", "B", "CPU1 C"),
- * "" when they name none (a "BANK 0" says nothing about channels). Pure.
- */
-void ps_dimm_channel(const char *locator, const char *bank, char *out, size_t len);
 const char *ps_smbios17_type_name(unsigned int code);
 const char *ps_smbios17_form_factor_name(unsigned int code);
+
+/* ---- memory_channel.c ---- */
+
+/*
+ * The memory channel of each SMBIOS memory device of one table, from its
+ * locator and bank locator (memory_channel.c, docs/rules.md): socket,
+ * controller or node, and channel as the names give them ("P0 A" for
+ * DIMM 0 / P0 CHANNEL A, "MC1 A" for Controller1-ChannelA, "P0 NODE1 0"
+ * for P0_Node1_Channel0_Dimm0, "CPU1 NODE1 C" for CPU1_DIMM_C1 / NODE 1),
+ * "" where they name none ("DIMM 0" / "BANK 0", "A1_DIMM0" / "A1_BANK0").
+ * The whole table is read: DIMM_A1..DIMM_A12 name processors, not
+ * channels, and names that put two slots at one place of one channel
+ * lack a level and say nothing. Pure.
+ */
+#define PS_CHANNEL_LEN 24
+struct ps_slot_names {
+	const char *locator, *bank;   /* in */
+	char channel[PS_CHANNEL_LEN]; /* out, "" unknown */
+};
+void ps_dimm_channels(struct ps_slot_names *slots, size_t n);
+/* The same for a table of one slot. */
+void ps_dimm_channel(const char *locator, const char *bank, char *out, size_t len);
+
+/* ---- memory_array.c ---- */
+
+/* One SMBIOS type 16 Physical Memory Array: what its devices hold. */
+#define PS_ARRAY_SYSTEM_MEMORY 0x03
+struct ps_memory_array {
+	unsigned int handle;
+	int use;     /* 0x03 system memory, 0x05 flash, ... (DSP0134 7.17.2); -1 unknown */
+	int ecc;     /* 7.17.3 code, -1 unknown */
+	int devices; /* memory devices it has room for */
+};
+/* Decode a raw type 16 structure: 0, -EINVAL or -ENODATA. */
+int ps_smbios16_decode(const uint8_t *raw, size_t len, struct ps_memory_array *out);
+/*
+ * Whether a memory device is the system's RAM (a DIMM slot, soldered RAM),
+ * not a ROM listed as a memory device: its array's use (-1 when unknown)
+ * and its own type.
+ */
+bool ps_dimm_is_ram(const struct ps_dimm *d, int array_use);
 
 #endif

@@ -65,9 +65,11 @@ void ps_dimm_from_smbios(const struct probestick_dimm *m, struct ps_dimm *out)
 	ps_copy_str(out->part_number, sizeof(out->part_number), m->part_number);
 	ps_copy_str(out->serial, sizeof(out->serial), m->serial);
 	out->handle = m->handle;
+	out->array_handle = m->array_handle;
 	out->populated = m->flags & PROBESTICK_DIMM_POPULATED;
 	out->size_bytes = (m->flags & PROBESTICK_DIMM_SIZE_KNOWN) ? (int64_t)m->size_bytes : -1;
 	out->type = ps_smbios17_type_name(m->type);
+	out->type_code = m->type;
 	out->form_factor = ps_smbios17_form_factor_name(m->form_factor);
 	out->speed_mts = m->speed_mts ? (int)m->speed_mts : -1;
 	out->configured_speed_mts = m->configured_speed_mts ? (int)m->configured_speed_mts : -1;

@@ -34,6 +34,8 @@ const char *ps_link_verdict_name(enum ps_link_verdict v)
 		return "degraded";
 	case PS_LINK_DOWN:
 		return "down";
+	case PS_LINK_IDLE:
+		return "idle";
 	default:
 		return NULL; /* no verdict: null in the report */
 	}

@@ -60,6 +60,7 @@ enum ps_link_verdict {
 	PS_LINK_LIMITED,  /* at the best the weaker end supports: not a fault */
 	PS_LINK_DEGRADED, /* below what both ends support */
 	PS_LINK_DOWN, /* the link is down with a device at the other end (an empty slot: NONE) */
+	PS_LINK_IDLE, /* full width, a lower speed power management explains: not a fault */
 };
 const char *ps_link_verdict_name(enum ps_link_verdict v);
 
@@ -69,6 +70,7 @@ struct ps_pcie_dev {
 	int up_index;	      /* index of the upstream function in inv->pcie, -1 */
 	enum ps_link_verdict verdict;
 	double lost_gbps; /* bandwidth a degraded link loses (GB/s, each way), NAN otherwise */
+	int best_speed;	  /* the speed code the link runs at when busy (both ends, target), 0 */
 };
 
 struct ps_drive {
@@ -137,7 +139,9 @@ struct ps_nic {
 struct ps_dimm_slot {
 	char id[PS_ID_LEN]; /* "dimm:<locator>[:<serial>]" */
 	struct ps_dimm d;   /* SMBIOS type 17 */
-	char channel[24];   /* the channel its locator names (ps_dimm_channel), "" unknown */
+	bool ram;	    /* the system's RAM, not a ROM listed as a memory device */
+	char
+	    channel[PS_CHANNEL_LEN]; /* the channel its names give (ps_dimm_channels), "" unknown */
 };
 
 /* What the memory controller's registers say (PROBESTICK_IOC_IMC), when the module answered. */
@@ -152,12 +156,12 @@ struct ps_imc {
 };
 
 struct ps_memory {
-	int64_t total_bytes; /* PS_UNKNOWN */
-	int slots_total, slots_populated;
+	int64_t total_bytes;		  /* PS_UNKNOWN */
+	int slots_total, slots_populated; /* RAM devices only (ps_dimm_slot.ram), PS_UNKNOWN */
 	struct ps_dimm_slot *dimms;
 	size_t n_dimms;
 	const char *source;   /* of the DIMM slots: "module" (dmi_walk) or "sysfs"; NULL none */
-	int channels_smbios;  /* distinct channels of the populated slots' locators, PS_UNKNOWN */
+	int channels_smbios;  /* distinct channels of the populated DIMMs' names, PS_UNKNOWN */
 	int channels_imc;     /* populated channels the controller reports, PS_UNKNOWN */
 	int channels_present; /* channels the controller has, PS_UNKNOWN */
 	struct ps_imc imc;

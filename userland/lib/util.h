@@ -54,6 +54,10 @@ int ps_write_atomic(const char *dir, const char *name, const void *data, size_t 
 /* mkdir -p, each new folder synced (ps_store_mkdirs); 0 or -errno. */
 int ps_mkdirs(const char *path, unsigned int mode);
 
+/* The prefix length of a netmask in host byte order (0xffffff00: 24), or -1 when its ones
+ * are not contiguous. Pure. */
+int ps_netmask_len(uint32_t mask);
+
 /* Rounds to the given number of decimals (report values stay short and stable). */
 double ps_round(double v, int decimals);
 
@@ -73,5 +77,16 @@ int ps_duration_parse(const char *s, unsigned int *seconds);
 /* text as the index of one of names[] (NULL-terminated) into *out (an int); -EINVAL and why. */
 int ps_parse_choice(const char *text, const char *const *names, void *out, char *why,
 		    size_t whylen);
+
+/* Entries of dir (no "." / ".."), in natural order (sda, sdb, sdaa; nvme2 < nvme10). */
+struct ps_dirlist {
+	char **names;
+	size_t n;
+};
+int ps_dir_list(const char *dir, struct ps_dirlist *list);
+void ps_dir_free(struct ps_dirlist *list);
+
+/* Count dir's entries whose name starts with prefix ("" for all); -errno if dir is missing. */
+int ps_dir_count(const char *dir, const char *prefix);
 
 #endif

@@ -14,6 +14,7 @@
 #ifndef PS_RECORD_RECORDER_H
 #define PS_RECORD_RECORDER_H
 
+#include "decode/wall.h"
 #include "hw/inventory.h"
 #include "report/view.h"
 
@@ -26,6 +27,9 @@ struct ps_rec_ctx {
 	int module_fd;	  /* open /dev/probestick, or -1 */
 	/* the inventory once the plan's first phase took it, else NULL */
 	const struct ps_inventory *inv;
+	/* the step's view, and its data{} once it returned (at stop; NULL before) */
+	const struct ps_view *view;
+	json_object *data;
 	/* the step measures throughput (a headline figure where higher is better) */
 	bool throughput;
 	/*
@@ -72,6 +76,14 @@ struct ps_recorder_ops {
 	void (*sample)(void *state);
 	/* Optional: after every recorder stopped, its member's findings through rc->find. */
 	void (*findings)(json_object *member, struct ps_rec_ctx *rc);
+	/*
+	 * Optional: the recorder's section of the whole run in the report
+	 * (energy: report.power), from the steps' members so far: before the
+	 * first step and after each. wall: the wall meter's readings the person
+	 * gave for the run (wall_idle=, wall_load=, the menu), the first time;
+	 * NULL keeps those the report holds.
+	 */
+	void (*summary)(json_object *report, const struct ps_wall *wall);
 };
 
 #define PS_RECORDER_REGISTER(ops)                                                                  \

@@ -133,21 +133,11 @@ static void cell_from(struct ps_doc *doc, struct ps_cell *c, json_object *v)
 	}
 }
 
-/* A column path in a row: "^/x" reads the parent row. */
-static json_object *col_value(json_object *row, json_object *parent, const char *path)
-{
-	if (!path)
-		return NULL;
-	if (path[0] == '^')
-		return ps_json_ptr(parent, path + 1);
-	return ps_json_ptr(row, path);
-}
-
 static double num_at(json_object *row, json_object *parent, const char *path)
 {
 	double v;
 
-	return path && ps_json_as_num(col_value(row, parent, path), &v) ? v : NAN;
+	return path && ps_json_as_num(ps_col_value(row, parent, path), &v) ? v : NAN;
 }
 
 /* A scalar as a template or pairs cell shows it: numbers as JSON has them, booleans on/off. */
@@ -212,21 +202,21 @@ static void fill_row(struct ps_doc *doc, const struct ps_block *b, struct ps_cel
 	for (size_t c = 0; c < b->ncols; c++) {
 		const struct ps_col *col = &b->cols[c];
 
-		cell_from(doc, &cells[c], col_value(row, parent, col->path));
-		if ((col->fmt == PS_FMT_TEMPLATE || col->fmt == PS_FMT_PAIRS) &&
-		    json_object_is_type(col_value(row, parent, col->path), json_type_object)) {
-			json_object *obj = col_value(row, parent, col->path);
+		json_object *v = ps_col_value(row, parent, col->path);
 
+		cell_from(doc, &cells[c], v);
+		if ((col->fmt == PS_FMT_TEMPLATE || col->fmt == PS_FMT_PAIRS) &&
+		    json_object_is_type(v, json_type_object)) {
 			cells[c].type = PS_CELL_STR;
 			cells[c].str = col->fmt == PS_FMT_TEMPLATE
-					   ? template_text(doc, col->tmpl, obj)
-					   : pairs_text(doc, obj);
+					   ? template_text(doc, col->tmpl, v)
+					   : pairs_text(doc, v);
 		}
 		cells[c].spread_pct = num_at(row, parent, col->spread);
 		cells[c].min = num_at(row, parent, col->min);
 		cells[c].max = num_at(row, parent, col->max);
 		if (col->noisy) {
-			json_object *n = col_value(row, parent, col->noisy);
+			json_object *n = ps_col_value(row, parent, col->noisy);
 
 			if (n && json_object_is_type(n, json_type_boolean))
 				cells[c].noisy = json_object_get_boolean(n);
@@ -236,28 +226,6 @@ static void fill_row(struct ps_doc *doc, const struct ps_block *b, struct ps_cel
 			cells[c].num = cells[c].max - cells[c].min;
 		}
 	}
-}
-
-static bool present(json_object *row, const char *path)
-{
-	json_object *v = ps_json_ptr(row, path);
-
-	if (!v)
-		return false;
-	if (json_object_is_type(v, json_type_array))
-		return json_object_array_length(v) > 0;
-	if (json_object_is_type(v, json_type_boolean))
-		return json_object_get_boolean(v);
-	return true;
-}
-
-static bool row_shown(const struct ps_block *b, json_object *row)
-{
-	if (b->when && !present(row, b->when))
-		return false;
-	if (b->unless && present(row, b->unless))
-		return false;
-	return true;
 }
 
 static void block_id(struct ps_doc *doc, struct ps_doc_block *db, const char *sec_id)
@@ -296,7 +264,7 @@ static void build_kv(struct ps_doc *doc, struct ps_doc_block *db, json_object *r
 {
 	json_object *obj = ps_json_ptr(root, db->desc->rows);
 
-	if (!obj || !json_object_is_type(obj, json_type_object))
+	if (!obj || !json_object_is_type(obj, json_type_object) || !ps_row_shown(db->desc, obj))
 		return;
 	db->nrows = 1;
 	db->cells = doc_alloc(doc, db->desc->ncols * sizeof(*db->cells));
@@ -314,7 +282,7 @@ static void build_table(struct ps_doc *doc, struct ps_doc_block *db, json_object
 	for (size_t i = 0; i < ps_json_len(rows); i++) {
 		json_object *r = ps_json_at(rows, i);
 
-		if (!row_shown(b, r))
+		if (!ps_row_shown(b, r))
 			continue;
 		n += b->nested ? ps_json_len(ps_json_ptr(r, b->nested)) : 1;
 	}
@@ -324,7 +292,7 @@ static void build_table(struct ps_doc *doc, struct ps_doc_block *db, json_object
 	for (size_t i = 0; i < ps_json_len(rows); i++) {
 		json_object *r = ps_json_at(rows, i), *sub;
 
-		if (!row_shown(b, r))
+		if (!ps_row_shown(b, r))
 			continue;
 		if (!b->nested) {
 			fill_row(doc, b, &db->cells[k++ * b->ncols], r, NULL);
@@ -399,7 +367,7 @@ static void build_series(struct ps_doc *doc, struct ps_doc_block *db, json_objec
 	for (size_t i = 0; i < nrows; i++) {
 		json_object *r = single ? rows : ps_json_at(rows, i);
 
-		if (row_shown(b, r))
+		if (ps_row_shown(b, r))
 			nlines += each ? each_width(b, r) : 1;
 	}
 	if (!nlines)
@@ -409,7 +377,7 @@ static void build_series(struct ps_doc *doc, struct ps_doc_block *db, json_objec
 		json_object *r = single ? rows : ps_json_at(rows, i), *pts, *label;
 		struct ps_doc_line *l;
 
-		if (!row_shown(b, r))
+		if (!ps_row_shown(b, r))
 			continue;
 		if (each) {
 			series_each(doc, db, r);
@@ -757,6 +725,10 @@ struct ps_doc *ps_doc_build(json_object *report, const struct ps_view_set *views
 	}
 	if (ps_json_get(report, "stick"))
 		stick_notes(doc, ps_json_get(report, "stick"));
+	/* collect{}: its summary is written for people (collect/collect.c) */
+	doc->collect_note = ps_json_str(ps_json_get(report, "collect"), "summary");
+	doc->collect_failed = strcmp(ps_json_str_or(ps_json_get(report, "collect"), "status", ""),
+				     "not_delivered") == 0;
 	doc->version = ps_json_str_or(ps, "version", "?");
 	doc->kernel = ps_json_str(ps, "kernel");
 	doc->module_status = ps_json_str(ps, "module_status");

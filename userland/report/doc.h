@@ -106,7 +106,9 @@ struct ps_doc {
 	const char *cut_message, *cut_found;
 	const char **stick_notes; /* what the boot of this run found on the stick and did */
 	size_t nstick_notes;
-	const char *machine;		 /* "vendor product" for a heading, or NULL */
+	const char *collect_note; /* the fleet's collector: where the run went, delivered or not */
+	bool collect_failed;	  /* ... and it was not delivered */
+	const char *machine;	  /* "vendor product" for a heading, or NULL */
 	struct ps_doc_verdict *verdicts; /* fail first, then warn, then pass */
 	size_t nverdicts;
 	struct ps_doc_section *sections; /* in run order */

@@ -780,6 +780,11 @@ static void header(FILE *f, const struct ps_doc *doc)
 	if (doc->module_status)
 		esc_fmt(f, ", module %s", doc->module_status);
 	fputs("</p>\n", f);
+	if (doc->collect_note) {
+		fputs(doc->collect_failed ? "<p class=\"incomplete\">" : "<p class=\"meta\">", f);
+		esc_fmt(f, "collector: %s", doc->collect_note);
+		fputs("</p>\n", f);
+	}
 	if (!doc->complete) {
 		fputs("<p class=\"incomplete\">", f);
 		if (doc->stopped_at)

@@ -554,6 +554,14 @@ static void header(FILE *f, const struct ps_doc *doc)
 		snprintf(line, sizeof(line), "stick   %s", clean);
 		ps_wrap(f, WIDTH, 0, 8, line);
 	}
+	if (doc->collect_note) {
+		char clean[2100];
+
+		ps_text_clean(doc->collect_note, strlen(doc->collect_note), NULL, clean,
+			      sizeof(clean));
+		snprintf(line, sizeof(line), "collect %s", clean);
+		ps_wrap(f, WIDTH, 0, 8, line);
+	}
 }
 
 static void warnings(FILE *f, const struct ps_doc *doc)

@@ -38,6 +38,19 @@ struct ps_report_files {
 };
 
 /*
+ * Something that follows the report folder as the plan runner (core/plan.h)
+ * writes it: the fleet's collector (collect/). Both calls come from the
+ * runner's thread, only once the folder exists (dir).
+ */
+struct ps_report_sink {
+	void *arg;
+	/* Just before each write: the sink may set its own top-level member. */
+	void (*annotate)(void *arg, json_object *report, const char *dir);
+	/* Just after each write: dir holds what was written (complete: the last write). */
+	void (*written)(void *arg, json_object *report, const char *dir);
+};
+
+/*
  * report.json, then report.txt, report.html and report.ocp.jsonl rendered
  * from the same document, each atomically. When report.json cannot be
  * written, the others are left as they were (all still agree on what

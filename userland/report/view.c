@@ -1,8 +1,41 @@
-/* view.c - checks of a view description (the registry refuses a step whose view is unusable). */
+/* view.c - checks of a view description (the registry refuses a step whose view is unusable),
+ * and how a row and its columns are read by every renderer. */
 #include "report/view.h"
+#include "lib/json.h"
 
 #include <stdio.h>
 #include <string.h>
+
+json_object *ps_col_value(json_object *row, json_object *parent, const char *path)
+{
+	if (!path)
+		return NULL;
+	if (path[0] == '^')
+		return ps_json_ptr(parent, path + 1);
+	return ps_json_ptr(row, path);
+}
+
+static bool present(json_object *row, const char *path)
+{
+	json_object *v = ps_json_ptr(row, path);
+
+	if (!v)
+		return false;
+	if (json_object_is_type(v, json_type_array))
+		return json_object_array_length(v) > 0;
+	if (json_object_is_type(v, json_type_boolean))
+		return json_object_get_boolean(v);
+	return true;
+}
+
+bool ps_row_shown(const struct ps_block *b, json_object *row)
+{
+	if (b->when && !present(row, b->when))
+		return false;
+	if (b->unless && present(row, b->unless))
+		return false;
+	return true;
+}
 
 static bool path_ok(const char *p, bool parent_ok)
 {

@@ -185,6 +185,12 @@ struct ps_view {
 #define PS_COLS(a)   (a), (sizeof(a) / sizeof((a)[0]))
 #define PS_BLOCKS(a) (a), (sizeof(a) / sizeof((a)[0]))
 
+/* A column's value in a row: a path starting with "^" reads the parent row. NULL: none. */
+json_object *ps_col_value(json_object *row, json_object *parent, const char *path);
+/* Whether a row shows in block b: its when path is set (non-null, non-empty, not false)
+ * and its unless path is not. */
+bool ps_row_shown(const struct ps_block *b, json_object *row);
+
 /* Why a view cannot be used (no name, a block without rows or columns, a bad path), or true. */
 bool ps_view_valid(const struct ps_view *v, char *why, size_t whylen);
 

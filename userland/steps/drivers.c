@@ -46,7 +46,7 @@
 //schema:        "candidates": {"type": "array", "items": {"type": "string"}},
 //schema:        "why": {"enum": ["no_module", "family_off", "no_family", "dropped", "load_failed",
 //schema:                         "firmware_failed", "firmware_left_out", "probe_failed",
-//schema:                         "not_loaded", "not_bound"]},
+//schema:                         "not_loaded", "not_bound", "firmware_mode"]},
 //schema:        "family": {"type": ["string", "null"]},
 //schema:        "firmware": {"type": ["string", "null"]},
 //schema:        "detail": {"type": ["string", "null"]},
@@ -237,7 +237,8 @@ static const struct ps_block blocks[] = {
      .cols = PS_COLS(device_cols),
      .empty = "none: every PCI function and USB device has its driver",
      .note = "why: no_module (Linux has none), family_off (.config leaves its family out), "
-	     "no_family, load_failed, firmware_failed, probe_failed, not_bound"},
+	     "no_family, load_failed, firmware_failed, probe_failed, not_bound, firmware_mode "
+	     "(set in the firmware setup)"},
     {.kind = PS_BLOCK_TABLE,
      .id = "firmware_failed",
      .title = "Firmware that did not load at boot",

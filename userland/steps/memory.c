@@ -70,6 +70,7 @@ struct lat_row {
 struct channels {
 	int configured_mts; /* -1 unknown */
 	const char *speed_source;
+	int channel_width_bits; /* one channel's data width; -1 unknown */
 	double channel_peak_gbps, effective_channels;
 	int populated, present; /* -1 unknown */
 	const char *populated_source;
@@ -118,6 +119,8 @@ static const struct ps_field channels_f[] = {
     PS_FIELD(struct channels, configured_mts, "configured_mts", .unit = "MT/s",
 	     .flags = PS_FLD_NULL),
     PS_FIELD(struct channels, speed_source, "speed_source", .flags = PS_FLD_NULL),
+    PS_FIELD(struct channels, channel_width_bits, "channel_width_bits", .unit = "bits",
+	     .flags = PS_FLD_NULL | PS_FLD_NEWER),
     PS_FIELD(struct channels, channel_peak_gbps, "channel_peak_gbps", .unit = "GB/s", .decimals = 2,
 	     .flags = PS_FLD_NULL),
     PS_FIELD(struct channels, effective_channels, "effective_channels", .decimals = 2,
@@ -251,7 +254,7 @@ static int configured_mts(const struct ps_memory *m, const char **source, bool *
 			const struct ps_dimm *d = &m->dimms[i].d;
 			int v = pass == 0 ? d->configured_speed_mts : d->speed_mts;
 
-			if (!d->populated || v <= 0)
+			if (!d->populated || !m->dimms[i].ram || v <= 0)
 				continue;
 			if (low > 0 && v != low)
 				*mixed = true;
@@ -275,7 +278,7 @@ static void populated_slots(const struct ps_memory *m, char *out, size_t len)
 		const struct ps_dimm_slot *s = &m->dimms[i];
 		int w;
 
-		if (!s->d.populated)
+		if (!s->d.populated || !s->ram)
 			continue;
 		w = snprintf(out + used, len - used, "%s%s", used ? ", " : "",
 			     s->d.locator[0] ? s->d.locator : s->d.bank);
@@ -286,11 +289,36 @@ static void populated_slots(const struct ps_memory *m, char *out, size_t len)
 }
 
 /*
+ * How wide one channel is: the populated DIMMs' data width (64 bits for a
+ * DDR DIMM, 16 or 32 for an LPDDR channel), the narrowest where they differ;
+ * without one, 64 for DDR and unknown (0) for LPDDR, whose channels are
+ * narrower and differ by generation; unknown without a populated DIMM.
+ */
+static int channel_bits(const struct ps_memory *m)
+{
+	int bits = 0;
+	bool lpddr = false, any = false;
+
+	for (size_t i = 0; i < m->n_dimms; i++) {
+		const struct ps_dimm *d = &m->dimms[i].d;
+
+		if (!d->populated || !m->dimms[i].ram)
+			continue;
+		any = true;
+		lpddr |= d->type && strncmp(d->type, "LPDDR", 5) == 0;
+		if (d->data_width > 0 && (bits == 0 || d->data_width < bits))
+			bits = d->data_width;
+	}
+	return bits || !any ? bits : lpddr ? 0 : 64;
+}
+
+/*
  * Effective channels: the triad against one channel's theoretical bandwidth
- * (configured MT/s x 8 bytes). A working channel delivers well over half of
- * its peak to an all-core triad, so fewer than half the populated channels'
- * worth means some of them do not work as channels (seed 000's X58 reading
- * "triple channel" at dual-channel speed).
+ * (configured MT/s x its width). A working channel delivers well over half
+ * of its peak to an all-core triad (docs/rules.md, "Memory channels"), so
+ * fewer than half the populated channels' worth means some of them do not
+ * work as channels (seed 000's X58 reading "triple channel" at dual-channel
+ * speed).
  */
 static void channels(struct ps_ctx *ctx, struct channels *o, double triad)
 {
@@ -299,7 +327,7 @@ static void channels(struct ps_ctx *ctx, struct channels *o, double triad)
 	struct ps_dev_ref machine = {PS_DEV_MACHINE, mc->id[0] ? mc->id : NULL, "machine"};
 	const char *speed_src, *pop_src = NULL;
 	char *slots = o->slots, *why = o->why;
-	int mts, populated = PS_UNKNOWN;
+	int mts, bits, populated = PS_UNKNOWN;
 	double peak = NAN, eff = NAN;
 	bool mixed, judged = false;
 	const char *verdict = NULL;
@@ -308,18 +336,26 @@ static void channels(struct ps_ctx *ctx, struct channels *o, double triad)
 	if (m->channels_imc > 0) {
 		populated = m->channels_imc;
 		pop_src = "imc";
+		/* the registers decide; a difference says the slot names mislead here */
+		if (m->channels_smbios > 0 && m->channels_smbios != m->channels_imc)
+			ps_findf(ctx, PS_SEV_INFO, machine, "channels_names_differ",
+				 "the memory controller has %d channels populated, the slots' "
+				 "SMBIOS names give %d: the controller's count is used",
+				 m->channels_imc, m->channels_smbios);
 	} else if (m->channels_smbios > 0) {
 		populated = m->channels_smbios;
 		pop_src = "smbios";
 	}
 	populated_slots(m, slots, sizeof(o->slots));
-	if (mts > 0) {
-		peak = mts * 8.0 / 1000.0;
+	bits = channel_bits(m);
+	if (mts > 0 && bits > 0) {
+		peak = mts * (bits / 8.0) / 1000.0;
 		if (isfinite(triad) && triad > 0)
 			eff = triad / peak;
 	}
 	o->configured_mts = mts;
 	o->speed_source = speed_src;
+	o->channel_width_bits = bits > 0 ? bits : -1;
 	o->channel_peak_gbps = peak;
 	o->effective_channels = eff;
 	o->populated = populated;
@@ -333,9 +369,11 @@ static void channels(struct ps_ctx *ctx, struct channels *o, double triad)
 		    mts);
 	if (!isfinite(eff)) {
 		snprintf(why, sizeof(o->why), "%s",
-			 mts <= 0 ? "no DIMM reports its speed (SMBIOS type 17): no channel's "
-				    "bandwidth to compare with"
-				  : "no triad figure");
+			 mts <= 0    ? "no DIMM reports its speed (SMBIOS type 17): no channel's "
+				       "bandwidth to compare with"
+			 : bits <= 0 ? "the LPDDR channels' width is unknown (SMBIOS type 17 data "
+				       "width): no channel's bandwidth to compare with"
+				     : "no triad figure");
 	} else if (populated <= 0) {
 		snprintf(why, sizeof(o->why),
 			 "which channels are populated is unknown (no memory-controller reader, "
@@ -364,10 +402,10 @@ static void channels(struct ps_ctx *ctx, struct channels *o, double triad)
 
 		ps_find(ctx, &f,
 			"the triad reached %.1f GB/s, %.2f channels' worth at %d MT/s (%.1f GB/s "
-			"each), with %d channels populated (%s, from the %s): some of them do not "
-			"work as channels; check the slot order in the board's manual and the "
-			"BIOS memory settings",
-			triad, eff, mts, peak, populated, slots[0] ? slots : "slots unknown",
+			"each, %d bits wide), with %d channels populated (%s, from the %s): some "
+			"of them do not work as channels; check the slot order in the board's "
+			"manual and the BIOS memory settings",
+			triad, eff, mts, peak, bits, populated, slots[0] ? slots : "slots unknown",
 			strcmp(pop_src, "imc") == 0 ? "memory controller" : "SMBIOS slot names");
 	} else if (isfinite(eff) && populated > 0 && !judged) {
 		ps_findf(ctx, PS_SEV_INFO, machine, "channels_not_judged",
@@ -491,6 +529,7 @@ static const struct ps_col summary_cols[] = {
     {.path = "/channels/populated", .title = "populated channels"},
     {.path = "/channels/populated_source", .title = "populated per"},
     {.path = "/channels/configured_mts", .title = "MT/s"},
+    {.path = "/channels/channel_width_bits", .title = "channel bits"},
     {.path = "/channels/channel_peak_gbps", .title = "one channel", .unit = "GB/s", .decimals = 1},
     {.path = "/channels/slots", .title = "populated slots", .flags = PS_COL_WIDE},
     {.path = "/channels/why", .title = "not judged", .flags = PS_COL_WIDE},
@@ -530,7 +569,7 @@ static const struct ps_col lat_series_cols[] = {
 		.kind = PS_BLOCK_KV, .id = "summary", .title = "Memory bandwidth and channels",    \
 		.rows = "", .when = "/kernels", .cols = PS_COLS(summary_cols),                     \
 		.note = "STREAM kernels, a thread per CPU, best pass (more passes while they "     \
-			"vary); 10^9 bytes/s; one channel = configured MT/s x 8 bytes"             \
+			"vary); 10^9 bytes/s; one channel = configured MT/s x its width"           \
 	}
 #define LATENCY_BLOCKS                                                                             \
 	{.kind = PS_BLOCK_TABLE,                                                                   \

@@ -78,11 +78,11 @@ int ps_disc_serve_one(int fd, const struct ps_peer_info *self,
 /* ---- the port's address ---- */
 
 struct ps_net_addr {
-	struct in_addr addr, gw;
+	struct in_addr addr, gw, dns;
 	int prefix;
-	bool has_gw;
-	char how[16]; /* "static", "dhcp", "link-local" */
-	char txt[24]; /* "192.168.1.50/24" */
+	bool has_gw, has_dns; /* dns: the lease's first DNS server */
+	char how[16];	      /* "static", "dhcp", "link-local" */
+	char txt[24];	      /* "192.168.1.50/24" */
 };
 
 /* The link-local address of a MAC: 169.254.(1 + mac[4] % 254).mac[5]. Pure. */
@@ -98,7 +98,8 @@ int ps_net_configure(int ns_fd, struct ps_rtnl *r, const char *ifname, int ifind
 		     const unsigned char *mac, const struct ps_net_spec *spec, double dhcp_s,
 		     struct ps_net_addr *out, char *why, size_t whylen);
 
-/* A lease line udhcpc's script printed ("lease ip=A subnet=M router=R"): 0, or -EINVAL. Pure. */
+/* A lease line udhcpc's script printed ("lease ip=A subnet=M router=R dns=D"): 0, or -EINVAL.
+ * Pure. */
 int ps_dhcp_parse_lease(const char *line, struct ps_net_addr *out);
 
 /* Same subnet? Pure. */
