@@ -16,7 +16,6 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -424,7 +423,7 @@ static void wall_to_last_report(struct ps_menu_env *env, const struct ps_wall *w
 static bool enter_wall(struct ps_menu_env *env)
 {
 	struct ps_config *c = env->cfg;
-	struct ps_wall w = {NAN, NAN, "menu", c->wall_entered};
+	struct ps_wall w;
 	int k;
 
 	ps_console_printf(env->con, "\nA wall power meter, read by hand (the machine's whole draw, "
@@ -438,10 +437,7 @@ static bool enter_wall(struct ps_menu_env *env)
 		return false;
 	snprintf(c->wall_source, sizeof(c->wall_source), "menu");
 	ps_rfc3339(time(NULL), c->wall_entered, sizeof(c->wall_entered));
-	if (ps_wall_parse(c->wall_idle, &w.idle_w) < 0)
-		w.idle_w = NAN;
-	if (ps_wall_parse(c->wall_load, &w.load_w) < 0)
-		w.load_w = NAN;
+	w = ps_config_wall(c);
 	ps_console_printf(env->con,
 			  "Wall meter: idle %s W, full load %s W, for the plans run from "
 			  "this menu.\n",

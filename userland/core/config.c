@@ -12,6 +12,7 @@
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -552,6 +553,23 @@ const char *ps_config_shown(const struct ps_config *cfg, const char *key, char *
 	else
 		snprintf(buf, len, "(not shown)");
 	return buf;
+}
+
+struct ps_wall ps_config_wall(const struct ps_config *cfg)
+{
+	struct ps_wall w = {NAN, NAN, "probestick.cfg", NULL};
+
+	if (!cfg)
+		return w;
+	if (ps_wall_parse(cfg->wall_idle, &w.idle_w) < 0)
+		w.idle_w = NAN;
+	if (ps_wall_parse(cfg->wall_load, &w.load_w) < 0)
+		w.load_w = NAN;
+	if (cfg->wall_source[0])
+		w.source = cfg->wall_source;
+	if (cfg->wall_entered[0])
+		w.entered = cfg->wall_entered;
+	return w;
 }
 
 struct ps_collect_keys ps_config_collect_keys(const struct ps_config *cfg)

@@ -4,6 +4,7 @@
 
 #include "collect/collect.h"
 #include "core/step.h"
+#include "decode/wall.h"
 #include "engines/net/spec.h"
 #include "lib/redact.h"
 
@@ -113,6 +114,12 @@ struct ps_core_key {
 	const char *key, *help;
 };
 const struct ps_core_key *ps_config_core_keys(size_t *n);
+
+/*
+ * The wall meter's readings in cfg (wall_idle=, wall_load=; NAN where none
+ * or not a reading), where they came from and when (texts in cfg).
+ */
+struct ps_wall ps_config_wall(const struct ps_config *cfg);
 
 /* The collector's keys of cfg, for ps_collect_start (texts in cfg). */
 struct ps_collect_keys ps_config_collect_keys(const struct ps_config *cfg);

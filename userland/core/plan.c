@@ -9,7 +9,6 @@
 #include "core/recorders.h"
 #include "core/scratch.h"
 #include "core/step_run.h"
-#include "decode/wall.h"
 #include "lib/store.h"
 #include "lib/util.h"
 #include "hw/hw.h"
@@ -418,18 +417,6 @@ static bool after_inventory(const struct ps_run_opts *o, const struct ps_step_op
 	return dep && (dep->flags & PS_STEP_TAKES_INVENTORY);
 }
 
-/* The wall meter's readings probestick.cfg (or the menu) gave for this run. */
-static void wall_from_cfg(struct ps_wall *w, const struct ps_config *cfg)
-{
-	*w = (struct ps_wall){NAN, NAN, NULL, NULL};
-	if (cfg && ps_wall_parse(cfg->wall_idle, &w->idle_w) < 0)
-		w->idle_w = NAN;
-	if (cfg && ps_wall_parse(cfg->wall_load, &w->load_w) < 0)
-		w->load_w = NAN;
-	w->source = cfg && cfg->wall_source[0] ? cfg->wall_source : "probestick.cfg";
-	w->entered = cfg && cfg->wall_entered[0] ? cfg->wall_entered : NULL;
-}
-
 static double estimate_rest(struct runner *r, size_t from, const struct ps_ctx *base)
 {
 	double total = 0;
@@ -543,7 +530,7 @@ int ps_plan_run(const struct ps_run_opts *o, struct ps_run_result *res)
 {
 	struct sigaction sa = {.sa_handler = on_sigint}, old_sa;
 	struct runner r = {.o = o, .res = res, .started = time(NULL)};
-	struct ps_wall wall;
+	struct ps_wall wall = ps_config_wall(o->cfg);
 	bool has_inventory = false;
 
 	memset(res, 0, sizeof(*res));
@@ -552,8 +539,7 @@ int ps_plan_run(const struct ps_run_opts *o, struct ps_run_result *res)
 		json_object_array_add(ps_json_get(r.report, "warnings"),
 				      json_object_get(json_object_array_get_idx(o->warnings, i)));
 	r.module_fd = fill_probestick(r.report, o);
-	wall_from_cfg(&wall, o->cfg);
-	ps_recorders_summary(r.report, &wall);
+	ps_recorders_summary(r.report, &wall); /* the wall meter's readings for this run */
 	if (o->stick)
 		ps_json_set(r.report, "stick", json_object_get(o->stick));
 	/* The probes are patched in once for the plan; each step only opens a window. */
