@@ -1,5 +1,6 @@
 /* test_plan.c - the plan runner: report folder, per-step statuses, aborts, errors,
- * skipped needs, and the report on disk after every step. */
+ * skipped needs, the report on disk after every step, its config{} with no secret
+ * in it, and the recorders' run summary (report.power) from the config. */
 /* link: steps */
 #include "check.h"
 #include "cli/console.h"
@@ -177,6 +178,12 @@ static void test_full_run(void)
 	/* a step's setting (burnin's, declared in steps/burnin.c) goes through the same call */
 	CHECK_INT(ps_config_set(&cfg, "burnin", "10m", (char[128]){0}, 128), 0);
 	snprintf(cfg.mtu, sizeof(cfg.mtu), "9000");
+	/* the collector's secrets (no sink here: nothing is sent), the wall meter's reading */
+	CHECK_INT(ps_config_set(&cfg, "collect", "https://fleet:s3cret@collector.lab/fleet/",
+				(char[128]){0}, 128),
+		  0);
+	CHECK_INT(ps_config_set(&cfg, "collect_password", "hunter2", (char[128]){0}, 128), 0);
+	CHECK_INT(ps_config_set(&cfg, "wall_idle", "105 W", (char[128]){0}, 128), 0);
 	json_object_array_add(warnings, json_object_new_string("probestick.cfg line 1: test"));
 	CHECK_INT(pipe(keys), 0);
 	key_write_fd = keys[1];
@@ -217,6 +224,30 @@ static void test_full_run(void)
 		CHECK_STR(ps_json_str(c, "then"), cfg.then);
 		CHECK(json_object_object_get_ex(c, "memtest", NULL) && !ps_json_get(c, "memtest"));
 		CHECK(json_object_object_get_ex(c, "scratch", NULL) && !ps_json_get(c, "scratch"));
+		/* every core key, a secret one as a report may show it */
+		CHECK_STR(ps_json_str(c, "collect"), "https://collector.lab/fleet/");
+		CHECK_STR(ps_json_str(c, "collect_password"), "(not shown)");
+		CHECK_STR(ps_json_str(c, "collect_wait"), "10m");
+		CHECK(json_object_object_get_ex(c, "syslog", NULL) && !ps_json_get(c, "syslog"));
+		CHECK_STR(ps_json_str(c, "wall_idle"), "105 W");
+	}
+	/* the energy recorder's summary through the registry: the reading in report.power */
+	{
+		json_object *w = ps_json_ptr(r, "/power/wall");
+		double idle = 0;
+
+		CHECK(ps_json_num(w, "idle_w", &idle) && idle == 105);
+		CHECK_STR(ps_json_str(w, "source"), "probestick.cfg");
+		CHECK(ps_json_get(w, "load_w") == NULL);
+	}
+	{
+		char path[PATH_MAX + 16], *text;
+		size_t len;
+
+		snprintf(path, sizeof(path), "%s/report.json", res.dir);
+		CHECK_INT(ps_read_all(path, &text, &len), 0);
+		CHECK(text && !strstr(text, "s3cret") && !strstr(text, "hunter2"));
+		free(text);
 	}
 	CHECK_STR(ps_json_str(r, "machine_id"), "4c4c4544-0042-3510-8057-b7c04f4a3332");
 	CHECK_STR(ps_json_str(ps_json_get(r, "machine"), "id"),
