@@ -1,10 +1,10 @@
 /* fuzz_smbios17.c - a raw SMBIOS type 17 structure (/sys/firmware/dmi/entries/17-N/raw):
  * ps_smbios17_decode, the channel its names give, and the same bytes as a type 16 array. */
-// fuzz-sources: hw/smbios17.c hw/memory_channel.c hw/memory_array.c
-// fuzz-sources: hw/hw_util.c core/util.c core/store.c report/json.c
+// fuzz-sources: decode/smbios17.c hw/hw_util.c lib/util.c lib/store.c lib/json.c
+// fuzz-sources: decode/memory_channel.c decode/memory_array.c
 #include "fuzz.h"
 
-#include "hw/decode.h"
+#include "decode/decode.h"
 
 #include <errno.h>
 

@@ -285,11 +285,11 @@ done
 printf '\x03%s\n%s\n' '3,1,100,-;ata1.00: failed command: READ DMA' ' SUBSYSTEM=scsi' | seed kmsg hand-dictionary
 printf '\x01%s' '6,2,18446744073709551615,-;\x5c\x0a\x00\xff' | seed kmsg hand-escapes-cut
 # its dictionary: the literals the decoders match
-"$py" - userland/record/kmsg_decode.c tests/fuzz/dict/kmsg.dict <<'PY'
+"$py" - userland/decode/kmsg.c tests/fuzz/dict/kmsg.dict <<'PY'
 import re, sys
 lits = sorted(set(re.findall(r'"([ -!#-\[\]-~]{3,40})"', open(sys.argv[1]).read())))
 with open(sys.argv[2], "w") as f:
-    f.write("# /dev/kmsg records: the record syntax and the literals kmsg_decode.c matches\n"
+    f.write("# /dev/kmsg records: the record syntax and the literals decode/kmsg.c matches\n"
             "# (written by tests/fuzz/make-seeds.sh)\n")
     for t in [",", ";", "\\x0a", "\\x5c", "\\x0a ", " SUBSYSTEM=", " DEVICE=", "3,", "4,", "6,"] + \
             [l for l in lits if "%" not in l]:

@@ -6,7 +6,7 @@
  * a 4 GB DIMM a firmware typed EPROM.
  */
 #include "check.h"
-#include "hw/decode.h"
+#include "decode/decode.h"
 
 #include <errno.h>
 #include <stdint.h>

@@ -6,7 +6,7 @@
  * and as whole tables where the table decides.
  */
 #include "check.h"
-#include "hw/decode.h"
+#include "decode/decode.h"
 
 static const struct {
 	const char *locator, *bank, *channel;

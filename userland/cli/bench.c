@@ -1,10 +1,11 @@
 /* bench.c - `probestick bench probes`: random reads with the module's probes off
  * and on, through our io_uring engine and through fio, in judged pairs. */
 #include "cli/bench.h"
-#include "core/util.h"
+#include "lib/stats.h"
+#include "lib/util.h"
 #include "engines/io/uring_io.h"
 #include "record/kcapture.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -67,19 +68,14 @@ struct run {
 
 /* ----------------------------------------------------------- pure parts -- */
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 void ps_bench_stats(double *v, size_t n, double *median, double *min, double *max)
 {
-	qsort(v, n, sizeof(*v), cmp_double);
-	*min = v[0];
-	*max = v[n - 1];
-	*median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	struct ps_run_summary s;
+
+	ps_run_summary(v, n, &s); /* the one median (lib/stats.c) */
+	*min = s.min;
+	*max = s.max;
+	*median = s.median;
 }
 
 double ps_bench_median(const double *v, size_t n)

@@ -17,7 +17,7 @@ int ps_bench_engine_main(int argc, char **argv);
 /* `bench net`: probestick's libiperf against iperf3 over veth (bench_net.c). */
 int ps_bench_net(int argc, char **argv);
 
-/* Median, min and max of n values (n > 0); v is sorted in place. */
+/* Median, min and max of n values (n > 0), as lib/stats.c summarises every run. */
 void ps_bench_stats(double *v, size_t n, double *median, double *min, double *max);
 /* Median of the positive, finite values of v[0..n) (failed runs are NAN); NAN without one. */
 double ps_bench_median(const double *v, size_t n);

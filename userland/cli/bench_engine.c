@@ -2,8 +2,8 @@
  * with the same parameters, alternating, as ratios (issue 7: the engine must
  * never be the bottleneck a user measures). Only reads. */
 #include "cli/bench.h"
-#include "core/util.h"
-#include "engines/io/stats.h"
+#include "lib/util.h"
+#include "lib/stats.h"
 #include "engines/io/uring_io.h"
 
 #include <errno.h>

@@ -3,7 +3,7 @@
  * stream stressor), the same threads and working set, in alternating pairs
  * judged by the median pair ratio ours / reference and its 95 % interval. */
 #include "cli/bench.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "engines/mem/mem.h"
 
 #include <errno.h>

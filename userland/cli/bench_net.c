@@ -5,10 +5,10 @@
  * by the median pair ratio and its 95 % interval (bench_judge.h).
  */
 #include "cli/bench.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "engines/net/iperf_pair.h"
 #include "engines/net/netns.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

@@ -5,7 +5,7 @@
  */
 #include "hw/inventory.h"
 #include "hw/readers.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include "../../kmod/pcie_fields.h"
 

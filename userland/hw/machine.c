@@ -3,11 +3,11 @@
  * hypervisor flag, memory size, kernel command line, and the machine-id
  * derived from them.
  */
-#include "hw/decode.h"
+#include "decode/decode.h"
 #include "hw/hw_util.h"
 #include "hw/readers.h"
-#include "core/config.h"
-#include "core/util.h"
+#include "lib/redact.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <limits.h>

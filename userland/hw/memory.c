@@ -6,11 +6,11 @@
  * memory controller's own channel registers (PROBESTICK_IOC_IMC) and
  * EDAC's controllers and DIMMs.
  */
-#include "hw/decode.h"
+#include "decode/decode.h"
 #include "hw/edac.h"
 #include "hw/hw_util.h"
 #include "hw/readers.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <limits.h>
