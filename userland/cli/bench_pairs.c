@@ -1,7 +1,7 @@
 /* bench_pairs.c - runs two tools alternately, pair by pair, until the judge
  * (bench_judge.c) decides or the time cap ends it; prints and records each pair. */
 #include "cli/bench.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <math.h>
 #include <stdio.h>
