@@ -1,7 +1,7 @@
 # tests/fuzz/fuzz.mk - build the libFuzzer harnesses (included by the top-level Makefile).
 #
 # Each harness is one file, tests/fuzz/fuzz_<name>.c, whose lines
-#   // fuzz-sources: core/config.c report/json.c
+#   // fuzz-sources: core/config.c lib/json.c
 # name the userland files it needs (relative to userland/; several such
 # lines add up, so each stays within clang-format's 100 columns). "all" is
 # everything the program links but main(): what a harness needs that goes
