@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/utsname.h>
@@ -249,7 +250,17 @@ struct runner {
 	bool dir_tried;
 	bool store_warned;
 	bool indexed; /* reports/index.html lists this run (from its first write on) */
+	void **kept;  /* per step: its typed result while a later step runs after it */
 };
+
+/* Does a later step of the plan run after step i (and read its result)? */
+static bool read_later(const struct ps_run_opts *o, size_t i)
+{
+	for (size_t k = i + 1; o->steps[i]->result && k < o->n_steps; k++)
+		if (o->steps[k]->after && strcmp(o->steps[k]->after, o->steps[i]->name) == 0)
+			return true;
+	return false;
+}
 
 /* Before the first write: is there room on the stick for this plan's report? */
 static void check_room(struct runner *r)
@@ -398,9 +409,12 @@ static enum ps_status final_status(int ret, json_object *findings, char *reason,
 static void finish_step(struct ps_step_run *run, enum ps_status st, double dur)
 {
 	json_object *step = run->step;
+	struct rusage ru;
 
 	ps_json_set_str(step, "status", ps_status_name(st));
 	ps_json_set_num(step, "duration_s", dur, 3);
+	if (getrusage(RUSAGE_SELF, &ru) == 0) /* the plan's peak memory, step by step */
+		ps_json_set(step, "max_rss_kib", json_object_new_int64(ru.ru_maxrss));
 	if (run->reason[0])
 		ps_json_set_str(step, "reason", run->reason);
 	else if (st == PS_ERROR || st == PS_SKIPPED || st == PS_ABORTED)
@@ -458,6 +472,11 @@ static void run_step(struct runner *r, size_t i)
 	enum ps_status st;
 
 	ps_step_run_init(&run, s, step, o->ui, i, o->n_steps);
+	for (size_t j = 0; s->after && r->kept && j < i; j++)
+		if (r->kept[j] && strcmp(o->steps[j]->name, s->after) == 0) {
+			run.after_result = r->kept[j];
+			run.after_fields = o->steps[j]->result;
+		}
 	ps_rfc3339(time(NULL), when, sizeof(when));
 	ps_json_set_str(step, "name", s->name);
 	ps_json_set_str(step, "status", "error");
@@ -491,6 +510,8 @@ static void run_step(struct runner *r, size_t i)
 		ps_recorders_start(&rec, &r->recorders, o->root, r->module_fd,
 				   r->inv.taken ? &r->inv : NULL, s->view);
 		ret = s->run(&ctx);
+		if (r->kept && read_later(o, i))
+			r->kept[i] = ps_step_result_keep(&ctx, s, data);
 		ps_step_result_end(&ctx, s, data);
 		ps_recorders_stop(&rec, r->inv.taken ? &r->inv : NULL, step, data, run.findings);
 		if (abort_flag) {
@@ -535,6 +556,7 @@ int ps_plan_run(const struct ps_run_opts *o, struct ps_run_result *res)
 
 	memset(res, 0, sizeof(*res));
 	r.report = ps_report_new(o->plan.name, r.started);
+	r.kept = calloc(o->n_steps ? o->n_steps : 1, sizeof(*r.kept));
 	for (size_t i = 0; o->warnings && i < json_object_array_length(o->warnings); i++)
 		json_object_array_add(ps_json_get(r.report, "warnings"),
 				      json_object_get(json_object_array_get_idx(o->warnings, i)));
@@ -583,6 +605,9 @@ int ps_plan_run(const struct ps_run_opts *o, struct ps_run_result *res)
 	else
 		snprintf(res->saved, sizeof(res->saved), "nothing: no report folder could be made");
 	res->report = r.report;
+	for (size_t i = 0; r.kept && i < o->n_steps; i++)
+		ps_step_result_drop(o->steps[i], r.kept[i]);
+	free(r.kept);
 	ps_inventory_free(&r.inv);
 	return res->write_error;
 }

@@ -33,3 +33,31 @@ void ps_step_result_end(struct ps_ctx *ctx, const struct ps_step_ops *ops, json_
 	ctx->result = NULL;
 	ctx->data = data;
 }
+
+void *ps_step_result_keep(struct ps_ctx *ctx, const struct ps_step_ops *ops, json_object *data)
+{
+	void *kept = ctx->result;
+
+	if (!ops->result || !kept)
+		return NULL;
+	ps_fields_to(ops->result, kept, data);
+	ctx->result = NULL;
+	ctx->data = data;
+	return kept;
+}
+
+void ps_step_result_drop(const struct ps_step_ops *ops, void *result)
+{
+	if (!ops || !ops->result || !result)
+		return;
+	ps_fields_free(ops->result, result);
+	free(result);
+}
+
+const void *ps_after_result(const struct ps_ctx *ctx, const struct ps_fields **table)
+{
+	const struct ps_step_run *r = ctx->run;
+
+	*table = r && r->after_result ? r->after_fields : NULL;
+	return *table ? r->after_result : NULL;
+}

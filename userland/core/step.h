@@ -193,6 +193,15 @@ const void *ps_setting(const struct ps_ctx *ctx, const struct ps_setting *s);
 /* Its text, as given or the default; "" when there is none. */
 const char *ps_setting_text(const struct ps_ctx *ctx, const struct ps_setting *s);
 
+/*
+ * The typed result of the step this one runs after (ops->after) as that step
+ * left it in this plan, read-only, and *table its field table (read it with
+ * ps_fields_num/_text/_array, lib/fields.h): a later step builds on an
+ * earlier one's figures without parsing the report back. NULL when that
+ * step did not run in this plan or has no result table.
+ */
+const void *ps_after_result(const struct ps_ctx *ctx, const struct ps_fields **table);
+
 /* Why the step was skipped, aborted or could not run (steps[].reason). */
 void ps_step_reason(struct ps_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -31,6 +31,9 @@ struct ps_step_run {
 	    *examined; /* devices ps_examined() named: kind, device, subject, rule, message */
 	char reason[512];
 	struct ps_progress progress;
+	/* ops->after's typed result in this plan and its table (ps_after_result), or NULL */
+	const void *after_result;
+	const struct ps_fields *after_fields;
 };
 
 /* Ready a run for ops over step (findings and examined arrays created). */
@@ -46,6 +49,14 @@ void ps_step_run_done(struct ps_step_run *r);
  */
 int ps_step_result_begin(struct ps_ctx *ctx, const struct ps_step_ops *ops, json_object *data);
 void ps_step_result_end(struct ps_ctx *ctx, const struct ps_step_ops *ops, json_object *data);
+
+/*
+ * The same end for a step whose result a later step reads (ps_after_result):
+ * data{} written, the struct returned instead of freed (NULL when it has
+ * none); ps_step_result_drop frees it when the plan ends.
+ */
+void *ps_step_result_keep(struct ps_ctx *ctx, const struct ps_step_ops *ops, json_object *data);
+void ps_step_result_drop(const struct ps_step_ops *ops, void *result);
 
 /* The worst severity among the findings: -1 when there are none above info. */
 int ps_findings_worst(json_object *findings);

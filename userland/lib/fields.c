@@ -567,3 +567,77 @@ bool ps_fields_valid(const struct ps_fields *t, char *why, size_t whylen)
 	free(seen);
 	return ok;
 }
+
+const struct ps_field *ps_fields_find(const struct ps_fields *t, const char *name)
+{
+	for (size_t i = 0; t && name && i < t->n; i++)
+		if (t->f[i].name && strcmp(t->f[i].name, name) == 0)
+			return &t->f[i];
+	return NULL;
+}
+
+double ps_fields_num(const struct ps_fields *t, const void *s, const char *name)
+{
+	const struct ps_field *f = ps_fields_find(t, name);
+	int64_t v;
+
+	if (!f || !s)
+		return NAN;
+	switch (f->type) {
+	case PS_FT_NUM:
+		return f->size == sizeof(float) ? *(const float *)at(s, f->off)
+						: *(const double *)at(s, f->off);
+	case PS_FT_INT:
+	case PS_FT_ENUM:
+		v = get_int(f, s);
+		return (f->flags & PS_FLD_NULL) && v < 0 ? NAN : (double)v;
+	case PS_FT_UINT:
+		return (double)get_uint(f, s);
+	case PS_FT_FIGURE: {
+		const struct ps_figure *g = at(s, f->off);
+
+		return g->n ? g->median : NAN;
+	}
+	default:
+		return NAN;
+	}
+}
+
+const char *ps_fields_text(const struct ps_fields *t, const void *s, const char *name)
+{
+	const struct ps_field *f = ps_fields_find(t, name);
+	const char *v;
+
+	if (!f || !s)
+		return "";
+	switch (f->type) {
+	case PS_FT_TEXT:
+		return (const char *)at(s, f->off);
+	case PS_FT_STR:
+		v = *(const char *const *)at(s, f->off);
+		return v ? v : "";
+	case PS_FT_ENUM: {
+		int64_t i = get_int(f, s);
+
+		return i >= 0 && (size_t)i < names_count(f->names) ? f->names[i] : "";
+	}
+	default:
+		return "";
+	}
+}
+
+size_t ps_fields_array(const struct ps_fields *t, const void *s, const char *name,
+		       const void **elems, const struct ps_fields **sub)
+{
+	const struct ps_field *f = ps_fields_find(t, name);
+	size_t n;
+
+	*elems = NULL;
+	*sub = NULL;
+	if (!f || !s || f->type != PS_FT_ARRAY || !f->sub)
+		return 0;
+	n = get_count(f, s);
+	*elems = elements(f, s);
+	*sub = f->sub;
+	return *elems ? n : 0;
+}

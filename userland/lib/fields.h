@@ -163,6 +163,21 @@ json_object *ps_fields_schema(const struct ps_fields *t);
 /* Release what the struct owns (OBJP and pointer arrays, recursively; JSON members). */
 void ps_fields_free(const struct ps_fields *t, void *s);
 
+/*
+ * Reading a struct through its table, by JSON name, for a reader that does
+ * not see the C struct (a later step reading an earlier one's typed result,
+ * core/step.h ps_after_result): the field named name (a figure: its name),
+ * or NULL.
+ */
+const struct ps_field *ps_fields_find(const struct ps_fields *t, const char *name);
+/* A number (NUM, INT, UINT, ENUM; a figure: its median): NAN when null or absent. */
+double ps_fields_num(const struct ps_fields *t, const void *s, const char *name);
+/* A text (TEXT, STR; ENUM: its name): "" when null or absent. */
+const char *ps_fields_text(const struct ps_fields *t, const void *s, const char *name);
+/* An ARRAY: its count, *elems its first element and *sub its table; 0 when absent. */
+size_t ps_fields_array(const struct ps_fields *t, const void *s, const char *name,
+		       const void **elems, const struct ps_fields **sub);
+
 /* Why a table is unusable (a field without a name or type, a duplicate name, an ARRAY without
  * sub), or true. */
 bool ps_fields_valid(const struct ps_fields *t, char *why, size_t whylen);
