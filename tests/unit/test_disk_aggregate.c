@@ -189,7 +189,9 @@ static void test_plan(void)
 		CHECK(json_object_object_get(d, "left_out") == NULL);
 		CHECK(num(d, "seq/alone") > 0);
 		CHECK(num(d, "seq/median_together") > 0);
-		CHECK_INT(ps_json_len(json_object_object_get(json_object_object_get(d, "seq"), "runs_together")), 3);
+		CHECK_INT(ps_json_len(json_object_object_get(json_object_object_get(d, "seq"),
+							     "runs_together")),
+			  3);
 		CHECK(num(d, "seq/pct_of_alone") > 0);
 		CHECK(num(d, "rand/alone") > 0);
 		CHECK(num(d, "rand/median_together") > 0);
@@ -197,10 +199,13 @@ static void test_plan(void)
 	}
 	/* the same figures alone as disk_read's data says */
 	CHECK(fabs(num(drive_row(h.data, "sdb"), "seq/alone") -
-		   num(ps_json_at(json_object_object_get(dr.data, "drives"), 1), "seq_mbps")) < 0.1);
+		   num(ps_json_at(json_object_object_get(dr.data, "drives"), 1), "seq_mbps")) <
+	      0.1);
 	/* left out, with the reason, and no verdict of this step */
-	CHECK_STR(ps_json_str(drive_row(h.data, "sda"), "left_out"), "the boot stick: never touched");
-	CHECK(strstr(ps_json_str_or(drive_row(h.data, "sdd"), "left_out", ""), "cannot open") != NULL);
+	CHECK_STR(ps_json_str(drive_row(h.data, "sda"), "left_out"),
+		  "the boot stick: never touched");
+	CHECK(strstr(ps_json_str_or(drive_row(h.data, "sdd"), "left_out", ""), "cannot open") !=
+	      NULL);
 	CHECK_STR(verdict_of(h.verdicts, "sda"), "");
 	CHECK(strcmp(verdict_of(h.verdicts, "sdd"), "pass") != 0);
 

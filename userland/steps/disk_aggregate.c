@@ -76,15 +76,15 @@ static const struct {
 /* ---- the result ---- */
 
 enum limit_kind { L_PCIE_LINK, L_CONTROLLER, L_USB_BUS, L_CPU, L_NONE, L_UNEXPLAINED };
-static const char *const limit_names[] = {"pcie_link", "controller", "usb_bus", "cpu",
+static const char *const limit_names[] = {"pcie_link", "controller",  "usb_bus", "cpu",
 					  "none",      "unexplained", NULL};
 static const char *const pattern_names[] = {"seq", "rand", NULL};
 static const char *const plan_names[] = {"quick", "full", NULL};
 
 /* One pattern on one drive: alone (disk_read) and together (here). */
 struct agg_fig {
-	double alone;		  /* disk_read's median in this run, NAN when it has none */
-	struct ps_figure together; /* this drive's figure in each run with the others */
+	double alone;			/* disk_read's median in this run, NAN when it has none */
+	struct ps_figure together;	/* this drive's figure in each run with the others */
 	double pct_of_alone, share_pct; /* together/alone; its share of the total */
 };
 
@@ -204,8 +204,7 @@ static const struct ps_field agg_f[] = {
     PS_FIELD(struct agg_result, rule.runs, "runs"),
     PS_FIELD(struct agg_result, rule.max_runs, "max_runs"),
     PS_FIELD(struct agg_result, rule.cv_limit_pct, "noise_cv_pct", .unit = "%", .decimals = 1),
-    PS_FIELD(struct agg_result, time_budget_s, "time_budget_s", .unit = "s per run",
-	     .decimals = 1),
+    PS_FIELD(struct agg_result, time_budget_s, "time_budget_s", .unit = "s per run", .decimals = 1),
     PS_FIELD_ARRAY(struct agg_result, totals, n_totals, "totals", &total_fields),
     PS_FIELD_ARRAY(struct agg_result, drives, n_drives, "drives", &drive_fields),
     PS_FIELD_ARRAY(struct agg_result, limits, n_limits, "limits", &limit_fields),
@@ -274,7 +273,9 @@ static void *reader(void *arg)
 /* Where run i of a sequential pattern starts on a drive: spread as disk_read spreads them. */
 static uint64_t run_offset(uint64_t size, unsigned int i, unsigned int runs, unsigned int bs)
 {
-	uint64_t off = i == PS_MEASURE_WARMUP ? 0 : size * (2 * (uint64_t)(i % runs) + 1) / (2 * (uint64_t)runs);
+	uint64_t off = i == PS_MEASURE_WARMUP
+			   ? 0
+			   : size * (2 * (uint64_t)(i % runs) + 1) / (2 * (uint64_t)runs);
 
 	return off / bs * bs;
 }
@@ -299,7 +300,8 @@ static int together_run(void *arg, unsigned int i, double *v)
 		m->job = (struct ps_uio_job){
 		    .fd = m->fd,
 		    .size = m->size,
-		    .offset = t->pat == SEQ ? run_offset(m->size, i, t->p->runs, points[SEQ].bs) : 0,
+		    .offset =
+			t->pat == SEQ ? run_offset(m->size, i, t->p->runs, points[SEQ].bs) : 0,
 		    .length = UINT64_MAX / 2, /* wraps: every drive reads for the whole budget */
 		    .bs = points[t->pat].bs,
 		    .qd = points[t->pat].qd,
@@ -361,8 +363,8 @@ static double cpu_busy_pct(const char *a, const char *b)
 	struct ps_stat sa = {0}, sb = {0};
 	double pct = NAN;
 
-	if (a && b && ps_stat_parse(a, strlen(a), &sa) == 0 && ps_stat_parse(b, strlen(b), &sb) == 0 &&
-	    sa.has_all && sb.has_all) {
+	if (a && b && ps_stat_parse(a, strlen(a), &sa) == 0 &&
+	    ps_stat_parse(b, strlen(b), &sb) == 0 && sa.has_all && sb.has_all) {
 		double total = (double)(ps_stat_cpu_total(&sb.all) - ps_stat_cpu_total(&sa.all));
 		double idle = (double)(sb.all.v[PS_ST_IDLE] + sb.all.v[PS_ST_IOWAIT] -
 				       sa.all.v[PS_ST_IDLE] - sa.all.v[PS_ST_IOWAIT]);
@@ -513,7 +515,8 @@ static void shared_paths(struct ps_ctx *ctx, struct agg_result *r, struct member
 			ps_path(path, sizeof(path), ctx->root, "/sys/bus/usb/devices/usb%s/speed",
 				l->what + strlen("usb bus "));
 			if (ps_read_str(path, speed, sizeof(speed)) == 0 && atof(speed) > 0) {
-				l->capacity_mbps = atof(speed) / 8; /* signalling, before protocol */
+				l->capacity_mbps =
+				    atof(speed) / 8; /* signalling, before protocol */
 				snprintf(l->detail, sizeof(l->detail), "%s Mbit/s", speed);
 			}
 		}
@@ -563,19 +566,21 @@ static void ceiling(struct ps_ctx *ctx, struct agg_result *r, struct agg_total *
 	t->ceiling_what[0] = 0;
 	if (t->pct_of_alone >= HELD_BACK_PCT) {
 		t->ceiling = L_NONE;
-		snprintf(t->ceiling_why, sizeof(t->ceiling_why),
-			 "together %.0f %s, %.0f%% of the %.0f %s the drives read alone: nothing they "
-			 "share held them back, each drive is its own limit",
-			 T, unit, t->pct_of_alone, A, unit);
+		snprintf(
+		    t->ceiling_why, sizeof(t->ceiling_why),
+		    "together %.0f %s, %.0f%% of the %.0f %s the drives read alone: nothing they "
+		    "share held them back, each drive is its own limit",
+		    T, unit, t->pct_of_alone, A, unit);
 		return;
 	}
 	if (!isnan(t->cpu_busy_pct) && t->cpu_busy_pct >= CPU_BUSY_PCT) {
 		t->ceiling = L_CPU;
 		snprintf(t->ceiling_what, sizeof(t->ceiling_what), "all CPUs");
-		snprintf(t->ceiling_why, sizeof(t->ceiling_why),
-			 "together %.0f %s, %.0f%% of %.0f %s alone, with the CPUs %.0f%% busy: the "
-			 "CPU (submission, completion, interrupts) is the ceiling",
-			 T, unit, t->pct_of_alone, A, unit, t->cpu_busy_pct);
+		snprintf(
+		    t->ceiling_why, sizeof(t->ceiling_why),
+		    "together %.0f %s, %.0f%% of %.0f %s alone, with the CPUs %.0f%% busy: the "
+		    "CPU (submission, completion, interrupts) is the ceiling",
+		    T, unit, t->pct_of_alone, A, unit, t->cpu_busy_pct);
 		return;
 	}
 	if (best && best != link_over) {
@@ -600,7 +605,8 @@ static void ceiling(struct ps_ctx *ctx, struct agg_result *r, struct agg_total *
 		t->ceiling = L_CONTROLLER;
 		snprintf(t->ceiling_what, sizeof(t->ceiling_what), "%s", ctrl->what);
 		snprintf(t->ceiling_why, sizeof(t->ceiling_why),
-			 "together %.0f %s, %.0f%% of %.0f %s alone: the drives on controller %s (%.60s: "
+			 "together %.0f %s, %.0f%% of %.0f %s alone: the drives on controller %s "
+			 "(%.60s: "
 			 "%.200s) got %.0f%% of their figures alone, the least of any shared path",
 			 T, unit, t->pct_of_alone, A, unit, ctrl->what, ctrl->detail, ctrl->drives,
 			 worst_ctrl);
@@ -656,7 +662,8 @@ static void admit(struct member *m, const void *dr, const struct ps_fields *dt)
 
 	m->fd = -1;
 	if (m->inv->boot_device) {
-		snprintf(m->out->left_out, sizeof(m->out->left_out), "the boot stick: never touched");
+		snprintf(m->out->left_out, sizeof(m->out->left_out),
+			 "the boot stick: never touched");
 		return;
 	}
 	if (!row) {
@@ -672,8 +679,8 @@ static void admit(struct member *m, const void *dr, const struct ps_fields *dt)
 	m->out->rand.alone = ps_fields_num(sub, row, points[RAND].alone);
 	why = ps_fields_text(sub, row, "engine_error");
 	if (why[0] || (isnan(m->out->seq.alone) && isnan(m->out->rand.alone))) {
-		snprintf(m->out->left_out, sizeof(m->out->left_out), "failed alone in disk_read: %s",
-			 why[0] ? why : "no figure");
+		snprintf(m->out->left_out, sizeof(m->out->left_out),
+			 "failed alone in disk_read: %s", why[0] ? why : "no figure");
 		ps_not_tested(m->ctx, ps_drive_ref(m->inv), "%s", m->out->left_out);
 		return;
 	}
@@ -729,7 +736,8 @@ static int measure(struct together *t, struct agg_total *tot)
 	tot->alone_sum = 0;
 	for (size_t k = 0; k < t->n; k++)
 		if (t->m[k].in[t->pat])
-			tot->alone_sum += t->pat == SEQ ? t->m[k].out->seq.alone : t->m[k].out->rand.alone;
+			tot->alone_sum +=
+			    t->pat == SEQ ? t->m[k].out->seq.alone : t->m[k].out->rand.alone;
 	snprintf(phase, sizeof(phase), "%u drives at once, %s", tot->drives,
 		 t->pat == SEQ ? "seq 1M QD8" : "rand 4K QD32");
 	ps_measure_bar_start(&t->bar, t->ctx, phase, ps_measure_planned(&me.rule), 1, "runs");
@@ -800,10 +808,11 @@ static void judge(struct ps_ctx *ctx, struct agg_result *r, struct member *ms, s
 			snprintf(q, sizeof(q), "%srand %.0f IOPS, %.0f%% of %.0f", s[0] ? "; " : "",
 				 d->rand.together.median, d->rand.pct_of_alone, d->rand.alone);
 		if (d->read_errors)
-			ps_findf(ctx, PS_SEV_FAIL, ps_drive_ref(ms[k].inv), "read_error",
-				 "%llu reads failed while every drive read at once: run disk_read and "
-				 "the surface scan on it, and check dmesg",
-				 (unsigned long long)d->read_errors);
+			ps_findf(
+			    ctx, PS_SEV_FAIL, ps_drive_ref(ms[k].inv), "read_error",
+			    "%llu reads failed while every drive read at once: run disk_read and "
+			    "the surface scan on it, and check dmesg",
+			    (unsigned long long)d->read_errors);
 		else
 			ps_examined(ctx, ps_drive_ref(ms[k].inv), "measured", "%s%s", s, q);
 	}
@@ -824,7 +833,8 @@ static int run(struct ps_ctx *ctx)
 	out->rule = noise_rule(p);
 	out->time_budget_s = p->time_budget_s;
 	if (!dr) {
-		ps_step_reason(ctx, "disk_read did not run in this plan: no figure alone to compare");
+		ps_step_reason(ctx,
+			       "disk_read did not run in this plan: no figure alone to compare");
 		return PS_SKIPPED;
 	}
 	out->drives = ps_fields_new(&drive_fields, n ? n : 1);
@@ -871,7 +881,8 @@ static int run(struct ps_ctx *ctx)
 		err = measure(&t, &out->totals[out->n_totals++]);
 		aborted = t.aborted;
 		if (err < 0 && !aborted) {
-			ps_step_reason(ctx, "reading the drives at once failed: %s", strerror(-err));
+			ps_step_reason(ctx, "reading the drives at once failed: %s",
+				       strerror(-err));
 			ret = err;
 			break;
 		}
@@ -951,11 +962,18 @@ static const struct ps_col limit_cols[] = {
     {.path = "/what", .title = "at", .flags = PS_COL_KEY},
     {.path = "/detail", .title = "link / kind", .flags = PS_COL_OPTIONAL},
     {.path = "/capacity_mbps", .title = "capacity", .unit = "MB/s"},
-    {.path = "/seq_together_mbps", .title = "seq", .unit = "MB/s", .decimals = 0,
+    {.path = "/seq_together_mbps",
+     .title = "seq",
+     .unit = "MB/s",
+     .decimals = 0,
      .better = PS_BETTER_HIGHER},
     {.path = "/seq_pct_of_capacity", .title = "% cap", .decimals = 0, .flags = PS_COL_MEASURED},
-    {.path = "/lost_gbps", .title = "lost", .unit = "GB/s", .decimals = 2,
-     .better = PS_BETTER_LOWER, .flags = PS_COL_OPTIONAL},
+    {.path = "/lost_gbps",
+     .title = "lost",
+     .unit = "GB/s",
+     .decimals = 2,
+     .better = PS_BETTER_LOWER,
+     .flags = PS_COL_OPTIONAL},
     {.path = "/drives", .title = "drives", .flags = PS_COL_WIDE},
 };
 
