@@ -585,20 +585,18 @@ static void ceiling(struct ps_ctx *ctx, struct agg_result *r, struct agg_total *
 	}
 	if (best && best != link_over) {
 		double got = t->pattern == SEQ ? best->seq_together_mbps : best->rand_together_iops;
+		double mbps = t->pattern == SEQ ? got : got * 4096 / 1e6;
 
 		t->ceiling = best->kind;
 		snprintf(t->ceiling_what, sizeof(t->ceiling_what), "%s", best->what);
 		snprintf(t->ceiling_why, sizeof(t->ceiling_why),
-			 "together %.0f %s, %.0f%% of %.0f %s alone: %s %s (%.60s, %.0f MB/s each "
-			 "way%s) carries %.200s, which read %.0f %s through it, %.0f%% of what it "
-			 "carries",
+			 "together %.0f %s, %.0f%% of %.0f %s alone: %s%s (%.60s, %.0f MB/s each "
+			 "way%s) that %.200s share carried %.0f MB/s, %.0f%% of its capacity",
 			 T, unit, t->pct_of_alone, A, unit,
-			 best->kind == L_PCIE_LINK ? "the PCIe link at" : "", best->what,
+			 best->kind == L_PCIE_LINK ? "the PCIe link at " : "", best->what,
 			 best->detail, best->capacity_mbps,
-			 isnan(best->lost_gbps) ? "" : ", degraded", best->drives, got, unit,
-			 best->kind == L_PCIE_LINK || t->pattern == SEQ
-			     ? 100 * best->seq_together_mbps / best->capacity_mbps
-			     : 100 * got / (best->capacity_mbps * 1e6 / 4096));
+			 isnan(best->lost_gbps) ? "" : ", degraded", best->drives, mbps,
+			 100 * mbps / best->capacity_mbps);
 		return;
 	}
 	if (ctrl && worst_ctrl < HELD_BACK_PCT) {
@@ -738,7 +736,7 @@ static int measure(struct together *t, struct agg_total *tot)
 		if (t->m[k].in[t->pat])
 			tot->alone_sum +=
 			    t->pat == SEQ ? t->m[k].out->seq.alone : t->m[k].out->rand.alone;
-	snprintf(phase, sizeof(phase), "%u drives at once, %s", tot->drives,
+	snprintf(phase, sizeof(phase), "all %u: %s", tot->drives,
 		 t->pat == SEQ ? "seq 1M QD8" : "rand 4K QD32");
 	ps_measure_bar_start(&t->bar, t->ctx, phase, ps_measure_planned(&me.rule), 1, "runs");
 	a = read_stat(t->ctx);
@@ -918,15 +916,16 @@ static const struct ps_col drive_cols[] = {
     {.path = "/name", .title = "drive", .flags = PS_COL_KEY},
     {.path = "/device", .title = "device", .flags = PS_COL_DEVICE | PS_COL_KEY},
     {.path = "/seq/alone", .title = "seq alone", .unit = "MB/s", .better = PS_BETTER_HIGHER},
-    {.path = "/seq/median_together",
-     .title = "together",
-     .unit = "MB/s",
-     .better = PS_BETTER_HIGHER,
-     .spread = "/seq/cv_pct",
-     .min = "/seq/min_together",
-     .max = "/seq/max_together",
-     .noisy = "/seq/noisy",
-     .flags = PS_COL_HEADLINE},
+    {
+	.path = "/seq/median_together",
+	.title = "together",
+	.unit = "MB/s",
+	.better = PS_BETTER_HIGHER,
+	.spread = "/seq/cv_pct",
+	.min = "/seq/min_together",
+	.max = "/seq/max_together",
+	.noisy = "/seq/noisy",
+    },
     {.path = "/seq/pct_of_alone", .title = "%", .decimals = 0, .better = PS_BETTER_HIGHER},
     {.path = "/rand/alone", .title = "rand alone", .unit = "IOPS", .better = PS_BETTER_HIGHER},
     {.path = "/rand/median_together",
