@@ -189,9 +189,14 @@ static void test_plan(void)
 		CHECK(json_object_object_get(d, "left_out") == NULL);
 		CHECK(num(d, "seq/alone") > 0);
 		CHECK(num(d, "seq/median_together") > 0);
-		CHECK_INT(ps_json_len(json_object_object_get(json_object_object_get(d, "seq"),
-							     "runs_together")),
-			  3);
+		/* as many runs as the total's: 3, and up to 5 while noisy */
+		CHECK_INT(
+		    ps_json_len(
+			json_object_object_get(json_object_object_get(d, "seq"), "runs_together")),
+		    ps_json_len(json_object_object_get(
+			ps_json_at(json_object_object_get(h.data, "totals"), 0), "runs_together")));
+		CHECK(ps_json_len(json_object_object_get(json_object_object_get(d, "seq"),
+							 "runs_together")) >= 3);
 		CHECK(num(d, "seq/pct_of_alone") > 0);
 		CHECK(num(d, "rand/alone") > 0);
 		CHECK(num(d, "rand/median_together") > 0);
