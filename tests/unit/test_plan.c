@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -406,6 +407,108 @@ static void test_progress_rename(void)
 	json_object_put(step);
 }
 
+/* A step reads the typed result of the step it runs after (ps_after_result), in the same plan. */
+struct made {
+	double mbps;
+	char name[16];
+};
+static const struct ps_field made_f[] = {
+    PS_FIELD(struct made, mbps, "mbps", .decimals = 1, .flags = PS_FLD_NULL),
+    PS_FIELD(struct made, name, "name"),
+};
+static const struct ps_fields made_fields = PS_FIELDS(struct made, made_f);
+static double read_mbps = -1;
+static const char *read_table_none = "unset";
+
+static int maker_run(struct ps_ctx *ctx)
+{
+	struct made *m = ctx->result;
+
+	m->mbps = 123.5;
+	snprintf(m->name, sizeof(m->name), "sdb");
+	return PS_PASS;
+}
+
+static int reader_run(struct ps_ctx *ctx)
+{
+	const struct ps_fields *t = NULL;
+	const void *r = ps_after_result(ctx, &t);
+
+	read_mbps = r && strcmp(ps_fields_text(t, r, "name"), "sdb") == 0
+			? ps_fields_num(t, r, "mbps")
+			: NAN;
+	return PS_PASS;
+}
+
+static int loner_run(struct ps_ctx *ctx)
+{
+	const struct ps_fields *t = &made_fields;
+
+	read_table_none = ps_after_result(ctx, &t) == NULL && t == NULL ? "none" : "some";
+	return PS_PASS;
+}
+
+HARNESS_VIEW(maker_view, "maker", 1);
+HARNESS_VIEW(reader_view, "reader", 1);
+HARNESS_VIEW(loner_view, "loner", 1);
+static const struct ps_step_ops s_maker = {.abi = PS_STEP_ABI,
+					   .name = "maker",
+					   .title = "maker",
+					   .plans = PS_PLAN_QUICK,
+					   .order = 1,
+					   .data_version = 1,
+					   .view = &maker_view,
+					   .result = &made_fields,
+					   .run = maker_run};
+static const struct ps_step_ops s_reader = {.abi = PS_STEP_ABI,
+					    .name = "reader",
+					    .title = "reader",
+					    .plans = PS_PLAN_QUICK,
+					    .order = 2,
+					    .after = "maker",
+					    .data_version = 1,
+					    .view = &reader_view,
+					    .run = reader_run};
+static const struct ps_step_ops s_loner = {.abi = PS_STEP_ABI,
+					   .name = "loner",
+					   .title = "loner",
+					   .plans = PS_PLAN_QUICK,
+					   .order = 3,
+					   .data_version = 1,
+					   .view = &loner_view,
+					   .run = loner_run};
+
+static void test_after_result(void)
+{
+	const struct ps_step_ops *steps[] = {&s_maker, &s_reader, &s_loner};
+	struct ps_config cfg;
+	struct ps_run_result res;
+	struct ps_run_opts o = {
+	    .root = FIXTURES "/sysroot-workstation",
+	    .out_root = out_root,
+	    .plan = {"quick", PS_PLAN_QUICK},
+	    .steps = steps,
+	    .n_steps = 3,
+	    .cfg = &cfg,
+	    .coldplug_json = FIXTURES "/core/no-such-coldplug.json",
+	};
+	json_object *maker;
+
+	ps_config_defaults(&cfg);
+	snprintf(cfg.stick, sizeof(cfg.stick), "%s", FIXTURES "/core/stick-good");
+	CHECK_INT(ps_plan_run(&o, &res), 0);
+	/* the reader saw the maker's struct, after its data{} was written from it */
+	CHECK(fabs(read_mbps - 123.5) < 1e-9);
+	CHECK_STR(read_table_none, "none");
+	maker = ps_json_get(step_at(res.report, 0), "data");
+	CHECK(fabs(json_object_get_double(ps_json_get(maker, "mbps")) - 123.5) < 1e-9);
+	/* each step says the process's peak memory so far */
+	for (size_t i = 0; i < 3; i++)
+		CHECK(json_object_get_int64(ps_json_get(step_at(res.report, i), "max_rss_kib")) >
+		      0);
+	json_object_put(res.report);
+}
+
 int main(void)
 {
 	const char *out = getenv("OUT");
@@ -421,5 +524,6 @@ int main(void)
 	test_no_inventory();
 	test_progress_rename();
 	test_unwritable();
+	test_after_result();
 	return check_done("test_plan");
 }
