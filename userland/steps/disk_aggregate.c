@@ -602,12 +602,13 @@ static void ceiling(struct ps_ctx *ctx, struct agg_result *r, struct agg_total *
 	if (ctrl && worst_ctrl < HELD_BACK_PCT) {
 		t->ceiling = L_CONTROLLER;
 		snprintf(t->ceiling_what, sizeof(t->ceiling_what), "%s", ctrl->what);
-		snprintf(t->ceiling_why, sizeof(t->ceiling_why),
-			 "together %.0f %s, %.0f%% of %.0f %s alone: the drives on controller %s "
-			 "(%.60s: "
-			 "%.200s) got %.0f%% of their figures alone, the least of any shared path",
-			 T, unit, t->pct_of_alone, A, unit, ctrl->what, ctrl->detail, ctrl->drives,
-			 worst_ctrl);
+		snprintf(
+		    t->ceiling_why, sizeof(t->ceiling_why),
+		    "together %.0f %s, %.0f%% of %.0f %s alone: the drives on controller %s "
+		    "(%.95s: %.200s) got %.0f%% of their figures alone, the least of any shared "
+		    "path",
+		    T, unit, t->pct_of_alone, A, unit, ctrl->what, ctrl->detail, ctrl->drives,
+		    worst_ctrl);
 		return;
 	}
 	t->ceiling = L_UNEXPLAINED;
