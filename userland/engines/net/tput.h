@@ -14,6 +14,8 @@
 #include "report/view.h"
 
 #include <json-c/json.h>
+#include <net/if.h>
+#include <netinet/in.h>
 #include <stdbool.h>
 
 #define PS_TPUT_PASS_PCT 80.0
@@ -50,7 +52,8 @@ struct ps_tput_verdict {
  */
 struct ps_tput_result {
 	char path[64];
-	const char *from, *to, *mode;
+	char from[INET_ADDRSTRLEN + IF_NAMESIZE], to[INET_ADDRSTRLEN + IF_NAMESIZE]; /* copies */
+	const char *mode;
 	int streams;
 	struct ps_figure mbps;
 	double pct_of_link;  /* NAN: the link speed is unknown */
@@ -71,6 +74,16 @@ extern const struct ps_fields ps_tput_result_fields;
 void ps_tput_judge(const struct ps_tput_row *w, const struct ps_figure *fig, int link_mbps,
 		   const struct ps_cost_result *cost, bool vm, struct ps_tput_result *out,
 		   struct ps_tput_verdict *v);
+
+/*
+ * w judged (ps_tput_judge) into one more row at the end of the malloc'd
+ * array *rows of *n (ps_fields_grow); NULL, nothing added, when out of
+ * memory (v then says nothing was measured).
+ */
+struct ps_tput_result *ps_tput_add(struct ps_tput_result **rows, size_t *n,
+				   const struct ps_tput_row *w, const struct ps_figure *fig,
+				   int link_mbps, const struct ps_cost_result *cost, bool vm,
+				   struct ps_tput_verdict *v);
 
 /* A run's result into the row (reverse_half: the bidir run's other direction). */
 void ps_tput_row_add(struct ps_tput_row *w, const struct ps_iperf_result *res, bool reverse_half);
