@@ -44,7 +44,7 @@
 
 struct pair_row {
 	char a[IF_NAMESIZE], b[IF_NAMESIZE];
-	int link_mbps;			    /* -1 unknown */
+	int link_mbps;			  /* -1 unknown */
 	double alone_mbps, together_mbps; /* NAN: not measured */
 };
 
@@ -66,10 +66,7 @@ struct aggregate_result {
 	struct bond_row *bond;
 	const char *ceiling;
 	char ceiling_why[400];
-	struct ps_port_state ports[PS_PORTS_MAX * 2];
-	size_t n_ports;
-	struct ps_put_back restored[PS_PUT_BACK_MAX];
-	size_t n_restored;
+	struct ps_nic_rows rows; /* ports[], restored[] */
 };
 
 static const struct ps_field pair_f[] = {
@@ -97,8 +94,8 @@ static const struct ps_field bond_f[] = {
 };
 static const struct ps_fields bond_fields = PS_FIELDS(struct bond_row, bond_f);
 
-static const char *const ceilings[] = {"none", "cpu", "interrupts on one cpu", "pcie link",
-				       "unknown", NULL};
+static const char *const ceilings[] = {"none",	    "cpu",     "interrupts on one cpu",
+				       "pcie link", "unknown", NULL};
 
 static const struct ps_field aggregate_f[] = {
     PS_FIELD(struct aggregate_result, seconds, "seconds", .unit = "s"),
@@ -116,10 +113,7 @@ static const struct ps_field aggregate_f[] = {
     PS_FIELD(struct aggregate_result, ceiling, "ceiling", .names = ceilings, .flags = PS_FLD_NULL),
     PS_FIELD(struct aggregate_result, ceiling_why, "ceiling_why",
 	     .flags = PS_FLD_NULL | PS_FLD_OMIT),
-    PS_FIELD_ARRAY(struct aggregate_result, ports, n_ports, "ports", &ps_port_state_fields,
-		   .flags = PS_FLD_NEWER),
-    PS_FIELD_ARRAY(struct aggregate_result, restored, n_restored, "restored",
-		   &ps_put_back_fields),
+    PS_NIC_ROWS_FIELDS(struct aggregate_result, rows, .flags = PS_FLD_NEWER),
 };
 static const struct ps_fields aggregate_fields = PS_FIELDS(struct aggregate_result, aggregate_f);
 
@@ -196,8 +190,8 @@ static double link_mbps(const struct ps_pcie_dev *d)
 	return gts * 1000 * w * (gts >= 8 ? 128.0 / 130 : 0.8);
 }
 
-static void name_ceiling(struct ps_ctx *ctx, struct ps_nic_session *ss, double sum,
-			 double together, const struct ps_cost_result *c)
+static void name_ceiling(struct ps_ctx *ctx, struct ps_nic_session *ss, double sum, double together,
+			 const struct ps_cost_result *c)
 {
 	struct aggregate_result *r = ctx->result;
 	double pct = sum > 0 ? together * 100 / sum : -1;
@@ -418,9 +412,10 @@ static void bond_undo(struct bond *bd)
 
 		if (bd->r[s].nl && ps_rtnl_link_find(&bd->r[s], bond_names[s], NULL, 0, &l) == 0)
 			ps_rtnl_link_del(&bd->r[s], l.ifindex);
-		there = bd->r[s].nl && ps_rtnl_link_find(&bd->r[s], bond_names[s], NULL, 0, &l) == 0;
-		ps_put_back_add(r->restored, &r->n_restored, PS_PUT_BACK_MAX, bond_names[s], "bond",
-				"none", there ? "present" : "none");
+		there =
+		    bd->r[s].nl && ps_rtnl_link_find(&bd->r[s], bond_names[s], NULL, 0, &l) == 0;
+		ps_put_back_add(r->rows.restored, &r->rows.n_restored, PS_PUT_BACK_MAX,
+				bond_names[s], "bond", "none", there ? "present" : "none");
 		ps_rtnl_close(&bd->r[s]);
 		if (bd->ns[s] >= 0)
 			close(bd->ns[s]);
@@ -534,20 +529,15 @@ static bool together(struct ps_ctx *ctx, struct ps_nic_session *s)
 		name_ceiling(ctx, s, r->sum_alone_mbps, r->together_mbps, &cr);
 	for (size_t i = 0; i < s->ps.n; i++)
 		if (ps_nic_session_partner(s, i) >= 0)
-			ps_examined(ctx, ps_port_ref(&s->ps.p[i]), "measured", "aggregate measured");
+			ps_examined(ctx, ps_port_ref(&s->ps.p[i]), "measured",
+				    "aggregate measured");
 	return !aborted;
 }
 
 static int run(struct ps_ctx *ctx)
 {
 	struct aggregate_result *r = ctx->result;
-	const struct ps_nic_session_opts so = {.carrier_s = CARRIER_S,
-					       .probe_s = PROBE_S,
-					       .find = ps_find_hook,
-					       .not_tested = ps_not_tested_hook,
-					       .find_arg = ctx,
-					       .should_stop = ps_should_abort_hook,
-					       .stop_arg = ctx};
+	const struct ps_nic_session_opts so = PS_NIC_SESSION_OPTS(ctx, CARRIER_S, PROBE_S);
 	struct ps_nic_session s;
 	bool aborted;
 	int ret;
@@ -569,9 +559,7 @@ static int run(struct ps_ctx *ctx)
 		aborted = !alone(ctx, &s) || !together(ctx, &s);
 	if (!aborted && s.npairs >= 2 && *(const int *)ps_setting(ctx, &bond_mode) > 0)
 		bond_phase(ctx, &s, ps_setting_text(ctx, &bond_mode));
-	ps_nic_session_close(&s, r->restored, &r->n_restored, PS_PUT_BACK_MAX);
-	memcpy(r->ports, s.states, s.n_states * sizeof(r->ports[0]));
-	r->n_ports = s.n_states;
+	ps_nic_session_end(&s, &r->rows);
 	if (aborted || s.aborted || ps_should_abort(ctx))
 		return PS_ABORTED;
 	return s.npairs >= 2 || s.unrestored ? PS_PASS : PS_SKIPPED;

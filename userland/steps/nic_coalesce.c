@@ -32,11 +32,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#define CARRIER_S    5.0
-#define PROBE_S	     1.0
-#define TPUT_S	     4
-#define RR_S	     2.0
-#define DATA_VERSION 2 /* 2: "original" is port a's value, b's in "original_b" (was both, as text) */
+#define CARRIER_S 5.0
+#define PROBE_S	  1.0
+#define TPUT_S	  4
+#define RR_S	  2.0
+#define DATA_VERSION                                                                               \
+	2 /* 2: "original" is port a's value, b's in "original_b" (was both, as text) */
 
 /* ---- the result: data{} as a struct, described once ---- */
 
@@ -44,15 +45,15 @@ struct point {
 	char value[16]; /* the setting's value: a number, or "on"/"off" for adaptive */
 	bool original;	/* the baseline: what the ports had */
 	double mbps, rr_per_s, rr_p50_us, rr_p99_us, irqs_per_s, busiest_core_pct; /* NAN */
-	char error[300];							    /* "" none */
+	char error[300];							   /* "" none */
 };
 
 struct pair_row {
 	char a[IF_NAMESIZE], b[IF_NAMESIZE];
-	const char *setting;	     /* "rx-usecs", "rx-frames", "adaptive-rx", NULL none */
-	char original[16];	     /* a's value before the sweep: the sweep's baseline on both */
-	char original_b[16];	     /* b's, "" when the same */
-	const char *reason;	     /* why not swept, NULL */
+	const char *setting; /* "rx-usecs", "rx-frames", "adaptive-rx", NULL none */
+	char original[16];   /* a's value before the sweep: the sweep's baseline on both */
+	char original_b[16]; /* b's, "" when the same */
+	const char *reason;  /* why not swept, NULL */
 	struct point *sweep;
 	size_t n_sweep;
 };
@@ -61,10 +62,7 @@ struct coalesce_result {
 	double seconds;
 	struct pair_row *pairs;
 	size_t n_pairs;
-	struct ps_port_state ports[PS_PORTS_MAX * 2];
-	size_t n_ports;
-	struct ps_put_back restored[PS_PUT_BACK_MAX];
-	size_t n_restored;
+	struct ps_nic_rows rows; /* ports[], restored[] */
 };
 
 static const struct ps_field point_f[] = {
@@ -77,8 +75,7 @@ static const struct ps_field point_f[] = {
     PS_FIELD(struct point, rr_p99_us, "rr_p99_us", .unit = "us", .decimals = 1,
 	     .flags = PS_FLD_NULL),
     PS_FIELD(struct point, irqs_per_s, "irqs_per_s", .unit = "1/s", .flags = PS_FLD_NULL),
-    PS_FIELD(struct point, busiest_core_pct, "busiest_core_pct", .unit = "%",
-	     .flags = PS_FLD_NULL),
+    PS_FIELD(struct point, busiest_core_pct, "busiest_core_pct", .unit = "%", .flags = PS_FLD_NULL),
     PS_FIELD(struct point, error, "error", .flags = PS_FLD_OMIT),
 };
 static const struct ps_fields point_fields = PS_FIELDS(struct point, point_f);
@@ -97,9 +94,7 @@ static const struct ps_fields pair_fields = PS_FIELDS(struct pair_row, pair_f);
 static const struct ps_field coalesce_f[] = {
     PS_FIELD(struct coalesce_result, seconds, "seconds", .unit = "s", .decimals = 1),
     PS_FIELD_ARRAY(struct coalesce_result, pairs, n_pairs, "pairs", &pair_fields),
-    PS_FIELD_ARRAY(struct coalesce_result, ports, n_ports, "ports", &ps_port_state_fields),
-    PS_FIELD_ARRAY(struct coalesce_result, restored, n_restored, "restored",
-		   &ps_put_back_fields),
+    PS_NIC_ROWS_FIELDS(struct coalesce_result, rows),
 };
 static const struct ps_fields coalesce_fields = PS_FIELDS(struct coalesce_result, coalesce_f);
 
@@ -206,7 +201,7 @@ static void restore(struct sweep *w, int s)
 		knob_text(w->k, knob_get(w->k, &now), is, sizeof(is));
 	else
 		snprintf(is, sizeof(is), "?");
-	ps_put_back_add(w->res->restored, &w->res->n_restored, PS_PUT_BACK_MAX, p->name,
+	ps_put_back_add(w->res->rows.restored, &w->res->rows.n_restored, PS_PUT_BACK_MAX, p->name,
 			knob_name(w->k), was, is);
 	if (ret < 0 || strcmp(was, is) != 0)
 		ps_findf(w->ctx, PS_SEV_FAIL, ps_port_ref(p), "not_restored",
@@ -219,7 +214,8 @@ static bool sweep_open(struct sweep *w)
 {
 	for (int s = 0; s < 2; s++) {
 		w->et_open[s] = ps_netns_ethtool_open(w->p[s]->ns, &w->et[s]) == 0;
-		if (!w->et_open[s] || ps_ethtool_get_coalesce(&w->et[s], w->p[s]->name, &w->orig[s]) < 0)
+		if (!w->et_open[s] ||
+		    ps_ethtool_get_coalesce(&w->et[s], w->p[s]->name, &w->orig[s]) < 0)
 			return false;
 	}
 	w->k = knob_of(&w->orig[0], &w->orig[1]);
@@ -235,12 +231,19 @@ static int sweep_point(struct sweep *w, int value, bool original)
 	struct ps_cost_result cr;
 	struct ps_iperf_result res;
 	struct ps_rr_result rr;
-	struct ps_iperf_opts io = {.server_ns_fd = b->ns, .client_ns_fd = a->ns,
-				   .server_addr = b->addr_txt, .streams = 1, .duration_s = TPUT_S,
-				   .should_stop = ps_should_abort_hook, .stop_arg = w->ctx};
-	struct ps_rr_opts ro = {.server_ns_fd = b->ns, .client_ns_fd = a->ns,
-				.server_addr = b->addr_txt, .seconds = RR_S,
-				.should_stop = ps_should_abort_hook, .stop_arg = w->ctx};
+	struct ps_iperf_opts io = {.server_ns_fd = b->ns,
+				   .client_ns_fd = a->ns,
+				   .server_addr = b->addr_txt,
+				   .streams = 1,
+				   .duration_s = TPUT_S,
+				   .should_stop = ps_should_abort_hook,
+				   .stop_arg = w->ctx};
+	struct ps_rr_opts ro = {.server_ns_fd = b->ns,
+				.client_ns_fd = a->ns,
+				.server_addr = b->addr_txt,
+				.seconds = RR_S,
+				.should_stop = ps_should_abort_hook,
+				.stop_arg = w->ctx};
 	int r1, r2, ret;
 
 	if (!pt)
@@ -332,7 +335,8 @@ static bool sweep_pair(struct ps_ctx *ctx, struct ps_nic_session *s, const struc
 		orig = knob_get(w.k, &w.orig[0]);
 		w.row->setting = knob_name(w.k);
 		knob_text(w.k, orig, w.row->original, sizeof(w.row->original));
-		/* the sweep's baseline is a's value on both; the report keeps b's when it differs */
+		/* the sweep's baseline is a's value on both; the report keeps b's when it differs
+		 */
 		if (knob_get(w.k, &w.orig[1]) != orig)
 			knob_text(w.k, knob_get(w.k, &w.orig[1]), w.row->original_b,
 				  sizeof(w.row->original_b));
@@ -356,13 +360,7 @@ static bool sweep_pair(struct ps_ctx *ctx, struct ps_nic_session *s, const struc
 static int run(struct ps_ctx *ctx)
 {
 	struct coalesce_result *r = ctx->result;
-	const struct ps_nic_session_opts so = {.carrier_s = CARRIER_S,
-					       .probe_s = PROBE_S,
-					       .find = ps_find_hook,
-					       .not_tested = ps_not_tested_hook,
-					       .find_arg = ctx,
-					       .should_stop = ps_should_abort_hook,
-					       .stop_arg = ctx};
+	const struct ps_nic_session_opts so = PS_NIC_SESSION_OPTS(ctx, CARRIER_S, PROBE_S);
 	struct ps_nic_session s;
 	bool aborted;
 	int ret;
@@ -378,13 +376,12 @@ static int run(struct ps_ctx *ctx)
 	aborted = s.aborted;
 	for (size_t k = 0; !aborted && k < s.npairs; k++)
 		aborted = !sweep_pair(ctx, &s, &s.pairs[k]);
-	ps_nic_session_close(&s, r->restored, &r->n_restored, PS_PUT_BACK_MAX);
-	memcpy(r->ports, s.states, s.n_states * sizeof(r->ports[0]));
-	r->n_ports = s.n_states;
+	ps_nic_session_end(&s, &r->rows);
 	if (aborted || s.aborted)
 		return PS_ABORTED;
 	if (s.npairs == 0) {
-		ps_step_reason(ctx, "no two ports are cabled to each other: the sweep needs a pair%s%s",
+		ps_step_reason(ctx,
+			       "no two ports are cabled to each other: the sweep needs a pair%s%s",
 			       s.no_pairs[0] ? ": " : "", s.no_pairs);
 		return s.unrestored ? PS_PASS : PS_SKIPPED;
 	}
@@ -423,7 +420,14 @@ static const struct ps_col pair_cols[] = {
     {.path = "/original_b", .title = "b's own", .flags = PS_COL_OPTIONAL},
 };
 
-#define SWEEP_BLOCK                                                                                	{.kind = PS_BLOCK_TABLE,                                                                   	 .id = "sweep",                                                                            	 .title = "Throughput and round trips at each coalescing setting (both ports)",            	 .rows = "/pairs",                                                                         	 .nested = "/sweep",                                                                       	 .cols = PS_COLS(sweep_cols),                                                              	 .empty = "no pair swept",                                                                 	 .note = "rr: TCP request/response, one byte each way; rtt: its round trip"}
+#define SWEEP_BLOCK                                                                                \
+	{                                                                                          \
+		.kind = PS_BLOCK_TABLE, .id = "sweep",                                             \
+		.title = "Throughput and round trips at each coalescing setting (both ports)",     \
+		.rows = "/pairs", .nested = "/sweep", .cols = PS_COLS(sweep_cols),                 \
+		.empty = "no pair swept",                                                          \
+		.note = "rr: TCP request/response, one byte each way; rtt: its round trip"         \
+	}
 
 static const struct ps_block blocks[] = {
     SWEEP_BLOCK,

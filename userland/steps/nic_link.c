@@ -45,8 +45,8 @@ struct link_row {
 	const char *device;
 	char driver[32], firmware[64], bus_info[32], perm_mac[18]; /* "" unknown */
 	ps_tri carrier, autoneg;
-	int speed_mbps;			/* -1 unknown, and without link */
-	char duplex[8];			/* "" without link */
+	int speed_mbps;			   /* -1 unknown, and without link */
+	char duplex[8];			   /* "" without link */
 	json_object *advertised, *partner; /* the link modes' names, NULL unknown */
 	int best_common_mbps;
 	const char *link, *link_down_reason;
@@ -67,13 +67,14 @@ struct link_result {
 	size_t n_ports;
 };
 
-#define NAMES_SCHEMA  "{\"type\": [\"array\", \"null\"], \"items\": {\"type\": \"string\"}}"
+#define NAMES_SCHEMA "{\"type\": [\"array\", \"null\"], \"items\": {\"type\": \"string\"}}"
 #define FIELDS_SCHEMA                                                                              \
-	"{\"type\": [\"object\", \"null\"], \"additionalProperties\": {\"type\": [\"integer\", "    \
+	"{\"type\": [\"object\", \"null\"], \"additionalProperties\": {\"type\": [\"integer\", "   \
 	"\"boolean\", \"null\"]}}"
 #define COUNTERS_SCHEMA                                                                            \
-	"{\"type\": [\"object\", \"null\"], \"additionalProperties\": {\"type\": \"object\", "      \
-	"\"properties\": {\"before\": {\"type\": \"integer\"}, \"after\": {\"type\": \"integer\"}, "   \
+	"{\"type\": [\"object\", \"null\"], \"additionalProperties\": {\"type\": \"object\", "     \
+	"\"properties\": {\"before\": {\"type\": \"integer\"}, \"after\": {\"type\": "             \
+	"\"integer\"}, "                                                                           \
 	"\"delta\": {\"type\": [\"integer\", \"null\"]}}, \"additionalProperties\": false}}"
 
 static const struct ps_field pause_f[] = {
@@ -83,8 +84,8 @@ static const struct ps_field pause_f[] = {
 };
 static const struct ps_fields pause_fields = PS_FIELDS(struct pause_row, pause_f);
 
-static const char *const link_states[] = {"up, at both ends' best", "up", "below both ends' best",
-					  "half duplex", "down", "gone", NULL};
+static const char *const link_states[] = {
+    "up, at both ends' best", "up", "below both ends' best", "half duplex", "down", "gone", NULL};
 
 #define N(m, nm, ...) PS_FIELD(struct link_row, m, nm, .flags = PS_FLD_NULL, __VA_ARGS__)
 static const struct ps_field link_f[] = {
@@ -348,8 +349,10 @@ static void settings(struct reading *rd)
 	o->max_mtu = e->rtlink.max_mtu;
 	/* a combined channel is a queue each way */
 	if (e->channels.known) {
-		o->rx_queues = e->channels.rx + (e->channels.combined > 0 ? e->channels.combined : 0);
-		o->tx_queues = e->channels.tx + (e->channels.combined > 0 ? e->channels.combined : 0);
+		o->rx_queues =
+		    e->channels.rx + (e->channels.combined > 0 ? e->channels.combined : 0);
+		o->tx_queues =
+		    e->channels.tx + (e->channels.combined > 0 ? e->channels.combined : 0);
 	} else if (n->rx_queues > 0 && n->tx_queues > 0) {
 		o->rx_queues = n->rx_queues;
 		o->tx_queues = n->tx_queues;
@@ -488,8 +491,11 @@ static void link_verdict(struct reading *rd)
 				 "no link%s%s: no cable, or the other end is off", why ? ": " : "",
 				 why ? why : "");
 	} else if (best > 0 && speed > 0 && speed < best) {
-		struct ps_finding f = {.severity = PS_SEV_WARN, .dev = rd->ref,
-				       .rule = "below_common", .value = speed, .limit = best,
+		struct ps_finding f = {.severity = PS_SEV_WARN,
+				       .dev = rd->ref,
+				       .rule = "below_common",
+				       .value = speed,
+				       .limit = best,
 				       .unit = "Mb/s"};
 
 		o->link = "below both ends' best";
@@ -587,7 +593,10 @@ static const struct ps_col link_cols[] = {
 #define DRIVER_COLS                                                                                \
 	{.path = "/name", .title = "port", .flags = PS_COL_KEY},                                   \
 	    {.path = "/driver", .title = "driver"}, {.path = "/firmware", .title = "firmware"},    \
-	    {.path = "/bus_info", .title = "bus"}, {.path = "/perm_mac", .title = "permanent MAC"}
+	    {.path = "/bus_info", .title = "bus"},                                                 \
+	{                                                                                          \
+		.path = "/perm_mac", .title = "permanent MAC"                                      \
+	}
 
 static const struct ps_col driver_cols[] = {
     DRIVER_COLS,
@@ -645,33 +654,32 @@ static const struct ps_col counter_cols[] = {
 };
 
 #define LINKS_BLOCK                                                                                \
-	{.kind = PS_BLOCK_TABLE,                                                                   \
-	 .id = "links",                                                                            \
-	 .title = "Links at the end of the plan",                                                  \
-	 .rows = "/ports",                                                                         \
-	 .cols = PS_COLS(link_cols),                                                               \
-	 .empty = "no physical network port",                                                      \
-	 .note = "best common: the fastest mode both this port and its link partner advertise"}
+	{                                                                                          \
+		.kind = PS_BLOCK_TABLE, .id = "links", .title = "Links at the end of the plan",    \
+		.rows = "/ports", .cols = PS_COLS(link_cols), .empty = "no physical network port", \
+		.note =                                                                            \
+		    "best common: the fastest mode both this port and its link partner advertise"  \
+	}
 #define NEGOTIATION_SETTINGS_BLOCKS                                                                \
 	{.kind = PS_BLOCK_TABLE,                                                                   \
 	 .id = "negotiation",                                                                      \
 	 .title = "Negotiation",                                                                   \
 	 .rows = "/ports",                                                                         \
 	 .cols = PS_COLS(nego_cols)},                                                              \
-	    {.kind = PS_BLOCK_TABLE,                                                               \
-	     .id = "settings",                                                                     \
-	     .title = "Settings",                                                                  \
-	     .rows = "/ports",                                                                     \
-	     .cols = PS_COLS(settings_cols),                                                       \
-	     .note = "a setting the driver does not support is left out, never shown as 0"}
+	{                                                                                          \
+		.kind = PS_BLOCK_TABLE, .id = "settings", .title = "Settings", .rows = "/ports",   \
+		.cols = PS_COLS(settings_cols),                                                    \
+		.note = "a setting the driver does not support is left out, never shown as 0"      \
+	}
 #define COUNTERS_BLOCK                                                                             \
-	{.kind = PS_BLOCK_TABLE,                                                                   \
-	 .id = "counters",                                                                         \
-	 .title = "During the plan (counters from the inventory to now)",                          \
-	 .rows = "/ports",                                                                         \
-	 .cols = PS_COLS(counter_cols),                                                            \
-	 .note = "carrier: link changes; by steps: those the plan's own steps caused (namespace "  \
-		 "moves, self-test, MTU)"}
+	{                                                                                          \
+		.kind = PS_BLOCK_TABLE, .id = "counters",                                          \
+		.title = "During the plan (counters from the inventory to now)", .rows = "/ports", \
+		.cols = PS_COLS(counter_cols),                                                     \
+		.note = "carrier: link changes; by steps: those the plan's own steps caused "      \
+			"(namespace "                                                              \
+			"moves, self-test, MTU)"                                                   \
+	}
 
 static const struct ps_block blocks[] = {
     LINKS_BLOCK,

@@ -58,10 +58,7 @@ struct loop_result {
 	double pass_pct;
 	struct pair_result *pairs;
 	size_t n_pairs;
-	struct ps_port_state ports[PS_PORTS_MAX * 2];
-	size_t n_ports;
-	struct ps_put_back restored[PS_PUT_BACK_MAX];
-	size_t n_restored;
+	struct ps_nic_rows rows; /* ports[], restored[] */
 };
 
 static const struct ps_field pair_f[] = {
@@ -84,8 +81,7 @@ static const struct ps_field loop_f[] = {
     PS_FIELD_NUMS(struct loop_result, streams, n_streams, "streams"),
     PS_FIELD(struct loop_result, pass_pct, "pass_pct", .unit = "%"),
     PS_FIELD_ARRAY(struct loop_result, pairs, n_pairs, "pairs", &pair_fields),
-    PS_FIELD_ARRAY(struct loop_result, ports, n_ports, "ports", &ps_port_state_fields),
-    PS_FIELD_ARRAY(struct loop_result, restored, n_restored, "restored", &ps_put_back_fields),
+    PS_NIC_ROWS_FIELDS(struct loop_result, rows),
 };
 static const struct ps_fields loop_fields = PS_FIELDS(struct loop_result, loop_f);
 
@@ -258,13 +254,7 @@ static int run(struct ps_ctx *ctx)
 	struct loop l = {.ctx = ctx, .res = ctx->result};
 	struct loop_result *r = l.res;
 	bool full = ctx->plan && ctx->plan->level == PS_PLAN_FULL;
-	const struct ps_nic_session_opts so = {.carrier_s = CARRIER_S,
-					       .probe_s = PROBE_S,
-					       .find = ps_find_hook,
-					       .not_tested = ps_not_tested_hook,
-					       .find_arg = ctx,
-					       .should_stop = ps_should_abort_hook,
-					       .stop_arg = ctx};
+	const struct ps_nic_session_opts so = PS_NIC_SESSION_OPTS(ctx, CARRIER_S, PROBE_S);
 	bool aborted;
 	int ret;
 
@@ -296,9 +286,7 @@ static int run(struct ps_ctx *ctx)
 	aborted = l.s.aborted;
 	for (size_t k = 0; !aborted && k < l.s.npairs; k++)
 		aborted = !measure_pair(&l, &l.s.pairs[k]);
-	ps_nic_session_close(&l.s, r->restored, &r->n_restored, PS_PUT_BACK_MAX);
-	memcpy(r->ports, l.s.states, l.s.n_states * sizeof(r->ports[0]));
-	r->n_ports = l.s.n_states;
+	ps_nic_session_end(&l.s, &r->rows);
 	if (aborted || l.s.aborted)
 		return PS_ABORTED;
 	/* nothing measured is never a pass (docs/rules.md, "Measured or not"); a port not

@@ -190,8 +190,7 @@ static void rows_init(struct direction *d)
 		snprintf(d->w[k].path, sizeof(d->w[k].path), "%s -> %s", d->w[k].from, d->w[k].to);
 	}
 	snprintf(d->phase, sizeof(d->phase), "%s, %d stream%s",
-		 d->mode == 2 ? "both ways" : d->w[0].path, d->streams,
-		 d->streams == 1 ? "" : "s");
+		 d->mode == 2 ? "both ways" : d->w[0].path, d->streams, d->streams == 1 ? "" : "s");
 }
 
 /* False when aborted. */

@@ -70,8 +70,7 @@ static const struct ps_field port_f[] = {
     PS_FIELD(struct port_row, device, "device", .flags = PS_FLD_NULL),
     PS_FIELD(struct port_row, offline, "offline", .flags = PS_FLD_NULL),
     PS_FIELD(struct port_row, result, "result", .names = result_names),
-    PS_FIELD(struct port_row, seconds, "seconds", .unit = "s", .decimals = 1,
-	     .flags = PS_FLD_NULL),
+    PS_FIELD(struct port_row, seconds, "seconds", .unit = "s", .decimals = 1, .flags = PS_FLD_NULL),
     PS_FIELD_ARRAY(struct port_row, tests, n_tests, "tests", &test_fields),
     PS_FIELD(struct port_row, reason, "reason", .flags = PS_FLD_NULL),
 };
@@ -145,13 +144,15 @@ static void check_back(struct ps_ctx *ctx, struct selftest_result *r, struct ps_
 	ps_put_back_add(r->restored, &r->n_restored, PS_PUT_BACK_MAX, p->name, "mtu", was,
 			ret < 0 ? NULL : now);
 	if (p->orig_carrier)
-		ps_put_back_add(r->restored, &r->n_restored, PS_PUT_BACK_MAX, p->name, "link",
-				"up", ret < 0 ? NULL : l.carrier == 1 ? "up" : "down");
+		ps_put_back_add(r->restored, &r->n_restored, PS_PUT_BACK_MAX, p->name, "link", "up",
+				ret < 0		 ? NULL
+				: l.carrier == 1 ? "up"
+						 : "down");
 	if (ret < 0 || !!(l.flags & IFF_UP) != p->orig_up || l.mtu != p->orig_mtu)
 		ps_findf(ctx, PS_SEV_FAIL, ref, "not_restored",
 			 "%s is not as it was after its self-test (%s, MTU %u; was %s, MTU %u)",
-			 p->name, up ? up : "gone", ret < 0 ? 0 : l.mtu,
-			 p->orig_up ? "up" : "down", p->orig_mtu);
+			 p->name, up ? up : "gone", ret < 0 ? 0 : l.mtu, p->orig_up ? "up" : "down",
+			 p->orig_mtu);
 	else if (p->orig_carrier && l.carrier != 1)
 		ps_findf(ctx, PS_SEV_WARN, ref, "link_not_back",
 			 "%s had link before its self-test and none %.0f s after it", p->name,

@@ -132,17 +132,17 @@ struct ps_peer_row {
 extern const struct ps_fields ps_peer_row_fields;
 
 struct ps_peer_link {
-	struct ps_ports ps;	  /* every free port, in its namespace */
-	int port;		  /* index of the port facing the peer, -1 none */
-	struct ps_net_addr addr;  /* its address */
-	struct ps_peer_info peer; /* what the peer is (probestick or not) */
-	struct in_addr peer_addr; /* the address to talk to */
-	int peer_port;		  /* iperf3's port there */
-	const char *found_by;	  /* "probestick.cfg" or "discovery" */
-	json_object *tried;	  /* rows {port, address, how, result} */
+	struct ps_ports ps;			/* every free port, in its namespace */
+	int port;				/* index of the port facing the peer, -1 none */
+	struct ps_net_addr addr;		/* its address */
+	struct ps_peer_info peer;		/* what the peer is (probestick or not) */
+	struct in_addr peer_addr;		/* the address to talk to */
+	int peer_port;				/* iperf3's port there */
+	const char *found_by;			/* "probestick.cfg" or "discovery" */
+	json_object *tried;			/* rows {port, address, how, result} */
 	struct ps_peer_try tries[PS_PORTS_MAX]; /* the same rows, typed */
 	size_t n_tries;
-	char why[256];		  /* when none: why */
+	char why[256];				     /* when none: why */
 	char only[PS_PORTS_MAX * (IF_NAMESIZE + 1)]; /* the candidate ports */
 };
 

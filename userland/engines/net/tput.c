@@ -122,8 +122,9 @@ void ps_tput_judge(const struct ps_tput_row *w, const struct ps_figure *fig, int
 }
 
 struct ps_tput_result *ps_tput_add(struct ps_tput_result **rows, size_t *n,
-				   const struct ps_tput_row *w, const struct ps_figure *fig, int link,
-				   const struct ps_cost_result *cost, bool vm, struct ps_tput_verdict *v)
+				   const struct ps_tput_row *w, const struct ps_figure *fig,
+				   int link, const struct ps_cost_result *cost, bool vm,
+				   struct ps_tput_verdict *v)
 {
 	struct ps_tput_result *t = ps_fields_grow(&ps_tput_result_fields, rows, n);
 
