@@ -91,7 +91,8 @@ struct loop {
 	struct ps_ctx *ctx;
 	struct loop_result *res;
 	struct ps_nic_session s;
-	bool vm; /* emulated NICs report a speed they do not reach: no warning */
+	struct ps_tput_report
+	    report; /* emulated NICs report a speed they do not reach: no warning */
 };
 
 /* One direction (or both at once) at one stream count, run after run. */
@@ -151,37 +152,6 @@ static int one_run(void *arg, unsigned int i, double *v)
 	return 0;
 }
 
-/* A measured row into the pair's tests, with its verdict and finding. */
-static void row_report(struct direction *d, struct pair_result *pr, const struct ps_tput_row *w,
-		       const struct ps_figure *fig, const struct ps_port *from,
-		       const struct ps_cost_result *cost)
-{
-	struct loop *l = d->l;
-	struct ps_tput_result *t = ps_fields_grow(&ps_tput_result_fields, &pr->tests, &pr->n_tests);
-	struct ps_tput_verdict v;
-
-	if (!t)
-		return;
-	ps_tput_judge(w, fig, pr->link_mbps, cost, l->vm, t, &v);
-	if (v.measured)
-		ps_examined(l->ctx, ps_port_ref(from), "measured",
-			    "sent %.0f Mbit/s to %s (%d stream%s, %s)", v.median, w->to, w->streams,
-			    w->streams == 1 ? "" : "s", w->mode);
-	if (v.judged && !v.pass) {
-		struct ps_finding f = {.severity = l->vm ? PS_SEV_INFO : PS_SEV_WARN,
-				       .rule = v.cpu ? "cpu_bound" : "below_link",
-				       .value = v.median,
-				       .limit = v.limit,
-				       .unit = "Mbit/s"};
-
-		/* A CPU that could not drive the link is the machine's ceiling, not the NIC's. */
-		f.dev =
-		    v.cpu ? (struct ps_dev_ref){PS_DEV_MACHINE, l->ctx->inv->machine.id, "machine"}
-			  : ps_port_ref(from);
-		ps_find(l->ctx, &f, "%s", v.text);
-	}
-}
-
 /* The runs of one direction (mode 0 a->b, 1 b->a) or both at once (2). False when aborted. */
 static bool measure(struct loop *l, struct pair_result *pr, const struct ps_port *a,
 		    const struct ps_port *b, int streams, int mode)
@@ -222,9 +192,11 @@ static bool measure(struct loop *l, struct pair_result *pr, const struct ps_port
 	ps_cost_end(&cost, &cr);
 	if (ret == -ECANCELED && !figs[0].n)
 		return false;
-	row_report(&d, pr, &d.w[0], &figs[0], d.from, &cr);
+	ps_tput_report(&l->report, &pr->tests, &pr->n_tests, &d.w[0], &figs[0], pr->link_mbps, &cr,
+		       ps_port_ref(d.from));
 	if (mode == 2)
-		row_report(&d, pr, &d.w[1], &figs[1], d.to, &cr);
+		ps_tput_report(&l->report, &pr->tests, &pr->n_tests, &d.w[1], &figs[1],
+			       pr->link_mbps, &cr, ps_port_ref(d.to));
 	return ret != -ECANCELED;
 }
 
@@ -277,7 +249,12 @@ static int run(struct ps_ctx *ctx)
 		}
 		return PS_SKIPPED;
 	}
-	l.vm = ctx->inv->machine.under_hypervisor;
+	l.report =
+	    (struct ps_tput_report){.find = ps_find_figure_hook,
+				    .examined = ps_examined_hook,
+				    .arg = ctx,
+				    .machine = {PS_DEV_MACHINE, ctx->inv->machine.id, "machine"},
+				    .vm = ctx->inv->machine.under_hypervisor};
 	ret = ps_nic_session_open(&l.s, ctx->inv, &so);
 	if (ret < 0)
 		return ret;

@@ -90,6 +90,7 @@ struct peer_run {
 	struct peer_result *res;
 	struct ps_peer_link pl;
 	const struct ps_port *p; /* the port facing the peer */
+	struct ps_tput_report report;
 	char peer[INET_ADDRSTRLEN];
 };
 
@@ -149,32 +150,6 @@ static int one_run(void *arg, unsigned int i, double *v)
 	return 0;
 }
 
-static void row_report(struct peer_run *r, const struct ps_tput_row *w, const struct ps_figure *fig,
-		       const struct ps_cost_result *cr)
-{
-	bool vm = r->ctx->inv->machine.under_hypervisor;
-	struct ps_tput_verdict v;
-
-	ps_tput_add(&r->res->tests, &r->res->n_tests, w, fig, r->p->speed, cr, vm, &v);
-	if (v.measured)
-		ps_examined(r->ctx, ps_port_ref(r->p), "measured",
-			    "%s: %.0f Mbit/s (%d stream%s, %s)", w->path, v.median, w->streams,
-			    w->streams == 1 ? "" : "s", w->mode);
-	if (v.judged && !v.pass) {
-		struct ps_finding f = {.severity = vm ? PS_SEV_INFO : PS_SEV_WARN,
-				       .dev = v.cpu ? (struct ps_dev_ref){PS_DEV_MACHINE,
-									  r->ctx->inv->machine.id,
-									  "machine"}
-						    : ps_port_ref(r->p),
-				       .rule = v.cpu ? "cpu_bound" : "below_link",
-				       .value = v.median,
-				       .limit = v.limit,
-				       .unit = "Mbit/s"};
-
-		ps_find(r->ctx, &f, "%s", v.text);
-	}
-}
-
 /* The rows of one mode: w[0] its lead direction (to the peer, or from it in mode 1). */
 static void rows_init(struct direction *d)
 {
@@ -218,9 +193,9 @@ static bool measure(struct peer_run *r, int streams, int mode)
 	ps_cost_end(&cost, &cr);
 	if (ret == -ECANCELED && !figs[0].n)
 		return false;
-	row_report(r, &d.w[0], &figs[0], &cr);
-	if (mode == 2)
-		row_report(r, &d.w[1], &figs[1], &cr);
+	for (unsigned int k = 0; k < m.nfig; k++)
+		ps_tput_report(&r->report, &r->res->tests, &r->res->n_tests, &d.w[k], &figs[k],
+			       r->p->speed, &cr, ps_port_ref(r->p));
 	return ret != -ECANCELED;
 }
 
@@ -276,7 +251,14 @@ static int no_peer(struct peer_run *r)
 
 static int run(struct ps_ctx *ctx)
 {
-	struct peer_run r = {.ctx = ctx, .res = ctx->result};
+	struct peer_run r = {
+	    .ctx = ctx,
+	    .res = ctx->result,
+	    .report = {.find = ps_find_figure_hook,
+		       .examined = ps_examined_hook,
+		       .arg = ctx,
+		       .machine = {PS_DEV_MACHINE, ctx->inv->machine.id, "machine"},
+		       .vm = ctx->inv->machine.under_hypervisor}};
 	struct peer_result *res = r.res;
 	bool full = ctx->plan && ctx->plan->level == PS_PLAN_FULL, aborted = false;
 	int streams[2] = {1, 4}, ret;

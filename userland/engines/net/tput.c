@@ -134,6 +134,25 @@ struct ps_tput_result *ps_tput_add(struct ps_tput_result **rows, size_t *n,
 	return t;
 }
 
+void ps_tput_report(const struct ps_tput_report *h, struct ps_tput_result **rows, size_t *n,
+		    const struct ps_tput_row *w, const struct ps_figure *fig, int link,
+		    const struct ps_cost_result *cost, struct ps_dev_ref port)
+{
+	struct ps_tput_verdict v;
+	char msg[200];
+
+	ps_tput_add(rows, n, w, fig, link, cost, h->vm, &v);
+	if (v.measured && h->examined) {
+		snprintf(msg, sizeof(msg), "%s: %.0f Mbit/s (%d stream%s, %s)", w->path, v.median,
+			 w->streams, w->streams == 1 ? "" : "s", w->mode);
+		h->examined(h->arg, port, "measured", msg);
+	}
+	/* A CPU that could not drive the link is the machine's ceiling, not the NIC's. */
+	if (v.judged && !v.pass && h->find)
+		h->find(h->arg, h->vm ? PS_SEV_INFO : PS_SEV_WARN, v.cpu ? h->machine : port,
+			v.cpu ? "cpu_bound" : "below_link", v.median, v.limit, "Mbit/s", v.text);
+}
+
 json_object *ps_tput_row_json(const struct ps_tput_row *w, int link,
 			      const struct ps_cost_result *cost, bool vm, struct ps_tput_verdict *v)
 {

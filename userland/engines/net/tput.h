@@ -8,8 +8,10 @@
 #ifndef PS_NET_TPUT_H
 #define PS_NET_TPUT_H
 
+#include "decode/decode.h"
 #include "engines/net/cost.h"
 #include "engines/net/iperf_pair.h"
+#include "hw/inventory.h"
 #include "lib/fields.h"
 #include "report/view.h"
 
@@ -84,6 +86,28 @@ struct ps_tput_result *ps_tput_add(struct ps_tput_result **rows, size_t *n,
 				   const struct ps_tput_row *w, const struct ps_figure *fig,
 				   int link_mbps, const struct ps_cost_result *cost, bool vm,
 				   struct ps_tput_verdict *v);
+
+/*
+ * Where a judged row's verdict goes: the step's hooks (core/step.h's
+ * ps_find_figure_hook and ps_examined_hook, arg its ctx). A measured row
+ * examines its sender (port); below the rule it is a warn finding
+ * <step>.below_link about the port, or <step>.cpu_bound about the machine
+ * when the CPU was the ceiling (info inside a virtual machine, whose emulated
+ * NICs report a speed they do not reach).
+ */
+struct ps_tput_report {
+	void (*find)(void *arg, enum ps_severity sev, struct ps_dev_ref dev, const char *rule,
+		     double value, double limit, const char *unit, const char *message);
+	void (*examined)(void *arg, struct ps_dev_ref dev, const char *rule, const char *message);
+	void *arg;
+	struct ps_dev_ref machine;
+	bool vm;
+};
+
+/* w judged into one more row of *rows (ps_tput_add), and its verdict reported through h. */
+void ps_tput_report(const struct ps_tput_report *h, struct ps_tput_result **rows, size_t *n,
+		    const struct ps_tput_row *w, const struct ps_figure *fig, int link_mbps,
+		    const struct ps_cost_result *cost, struct ps_dev_ref port);
 
 /* A run's result into the row (reverse_half: the bidir run's other direction). */
 void ps_tput_row_add(struct ps_tput_row *w, const struct ps_iperf_result *res, bool reverse_half);
