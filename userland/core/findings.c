@@ -113,6 +113,24 @@ void ps_not_tested_hook(void *ctx, struct ps_dev_ref dev, const char *why)
 	ps_not_tested(ctx, dev, "%s", why);
 }
 
+void ps_find_figure_hook(void *ctx, enum ps_severity sev, struct ps_dev_ref dev, const char *rule,
+			 double value, double limit, const char *unit, const char *message)
+{
+	struct ps_finding f = {.severity = sev,
+			       .dev = dev,
+			       .rule = rule,
+			       .value = value,
+			       .limit = limit,
+			       .unit = unit};
+
+	ps_find(ctx, &f, "%s", message);
+}
+
+void ps_examined_hook(void *ctx, struct ps_dev_ref dev, const char *rule, const char *message)
+{
+	ps_examined(ctx, dev, rule, "%s", message);
+}
+
 static void examined(struct ps_ctx *ctx, struct ps_dev_ref dev, const char *rule, bool tested,
 		     const char *fmt, va_list ap)
 {

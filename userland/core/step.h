@@ -212,6 +212,10 @@ bool ps_should_abort(const struct ps_ctx *ctx);
 void ps_find_hook(void *ctx, enum ps_severity sev, struct ps_dev_ref dev, const char *rule,
 		  const char *message);
 void ps_not_tested_hook(void *ctx, struct ps_dev_ref dev, const char *why);
+/* ps_find with its figures, and ps_examined, as an engine's hooks (engines/net/tput.h). */
+void ps_find_figure_hook(void *ctx, enum ps_severity sev, struct ps_dev_ref dev, const char *rule,
+			 double value, double limit, const char *unit, const char *message);
+void ps_examined_hook(void *ctx, struct ps_dev_ref dev, const char *rule, const char *message);
 
 /* ps_should_abort as an engine's should_stop hook, whose argument is the ctx. */
 static inline bool ps_should_abort_hook(void *ctx)

@@ -17,65 +17,93 @@
 //config:	  with the interrupts it took. The original settings go back at
 //config:	  the end, also when the step is aborted or fails.
 //kbuild:step-$(CONFIG_STEP_NIC_COALESCE) += nic_coalesce.o
-//schema:{
-//schema:  "type": "object",
-//schema:  "properties": {
-//schema:    "pairs": {"type": "array", "items": {"type": "object",
-//schema:      "properties": {
-//schema:        "a": {"type": "string"}, "b": {"type": "string"},
-//schema:        "setting": {"type": ["string", "null"]},
-//schema:        "original": {"type": ["string", "null"]},
-//schema:        "reason": {"type": ["string", "null"]},
-//schema:        "sweep": {"type": "array", "items": {"type": "object",
-//schema:          "properties": {
-//schema:            "value": {"type": "string"}, "original": {"type": "boolean"},
-//schema:            "mbps": {"type": ["number", "null"]},
-//schema:            "rr_per_s": {"type": ["number", "null"]},
-//schema:            "rr_p50_us": {"type": ["number", "null"]},
-//schema:            "rr_p99_us": {"type": ["number", "null"]},
-//schema:            "irqs_per_s": {"type": ["number", "null"]},
-//schema:            "busiest_core_pct": {"type": ["number", "null"]},
-//schema:            "error": {"type": "string"}
-//schema:          },
-//schema:          "required": ["value", "mbps", "rr_p50_us"]}}
-//schema:      },
-//schema:      "required": ["a", "b", "setting", "sweep"]}},
-//schema:    "seconds": {"type": "number"},
-//schema:    "restored": {"type": "array", "items": {"type": "object"}}
-//schema:  },
-//schema:  "required": ["pairs", "restored"]
-//schema:}
 /* clang-format on */
 
 #include "core/step.h"
-#include "lib/util.h"
 #include "engines/net/cost.h"
 #include "engines/net/iperf_pair.h"
-#include "engines/net/ports.h"
+#include "engines/net/session.h"
 #include "engines/net/tcp_rr.h"
 #include "hw/ethtool.h"
-#include "lib/json.h"
+#include "lib/util.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
-#define CARRIER_S    5.0
-#define TPUT_S	     4
-#define RR_S	     2.0
-#define DATA_VERSION 1
+#define CARRIER_S 5.0
+#define PROBE_S	  1.0
+#define TPUT_S	  4
+#define RR_S	  2.0
+#define DATA_VERSION                                                                               \
+	2 /* 2: "original" is port a's value, b's in "original_b" (was both, as text) */
+
+/* ---- the result: data{} as a struct, described once ---- */
+
+struct point {
+	char value[16]; /* the setting's value: a number, or "on"/"off" for adaptive */
+	bool original;	/* the baseline: what the ports had */
+	double mbps, rr_per_s, rr_p50_us, rr_p99_us, irqs_per_s, busiest_core_pct; /* NAN */
+	char error[300];							   /* "" none */
+};
+
+struct pair_row {
+	char a[IF_NAMESIZE], b[IF_NAMESIZE];
+	const char *setting; /* "rx-usecs", "rx-frames", "adaptive-rx", NULL none */
+	char original[16];   /* a's value before the sweep: the sweep's baseline on both */
+	char original_b[16]; /* b's, "" when the same */
+	const char *reason;  /* why not swept, NULL */
+	struct point *sweep;
+	size_t n_sweep;
+};
+
+struct coalesce_result {
+	double seconds;
+	struct pair_row *pairs;
+	size_t n_pairs;
+	struct ps_nic_rows rows; /* ports[], restored[] */
+};
+
+static const struct ps_field point_f[] = {
+    PS_FIELD(struct point, value, "value"),
+    PS_FIELD(struct point, original, "original"),
+    PS_FIELD(struct point, mbps, "mbps", .unit = "Mbit/s", .decimals = 1, .flags = PS_FLD_NULL),
+    PS_FIELD(struct point, rr_per_s, "rr_per_s", .unit = "1/s", .flags = PS_FLD_NULL),
+    PS_FIELD(struct point, rr_p50_us, "rr_p50_us", .unit = "us", .decimals = 1,
+	     .flags = PS_FLD_NULL),
+    PS_FIELD(struct point, rr_p99_us, "rr_p99_us", .unit = "us", .decimals = 1,
+	     .flags = PS_FLD_NULL),
+    PS_FIELD(struct point, irqs_per_s, "irqs_per_s", .unit = "1/s", .flags = PS_FLD_NULL),
+    PS_FIELD(struct point, busiest_core_pct, "busiest_core_pct", .unit = "%", .flags = PS_FLD_NULL),
+    PS_FIELD(struct point, error, "error", .flags = PS_FLD_OMIT),
+};
+static const struct ps_fields point_fields = PS_FIELDS(struct point, point_f);
+
+static const struct ps_field pair_f[] = {
+    PS_FIELD(struct pair_row, a, "a"),
+    PS_FIELD(struct pair_row, b, "b"),
+    PS_FIELD(struct pair_row, setting, "setting", .flags = PS_FLD_NULL),
+    PS_FIELD(struct pair_row, original, "original", .flags = PS_FLD_NULL),
+    PS_FIELD(struct pair_row, original_b, "original_b", .flags = PS_FLD_NULL),
+    PS_FIELD(struct pair_row, reason, "reason", .flags = PS_FLD_NULL),
+    PS_FIELD_ARRAY(struct pair_row, sweep, n_sweep, "sweep", &point_fields),
+};
+static const struct ps_fields pair_fields = PS_FIELDS(struct pair_row, pair_f);
+
+static const struct ps_field coalesce_f[] = {
+    PS_FIELD(struct coalesce_result, seconds, "seconds", .unit = "s", .decimals = 1),
+    PS_FIELD_ARRAY(struct coalesce_result, pairs, n_pairs, "pairs", &pair_fields),
+    PS_NIC_ROWS_FIELDS(struct coalesce_result, rows),
+};
+static const struct ps_fields coalesce_fields = PS_FIELDS(struct coalesce_result, coalesce_f);
+
+/* ---- the knob ---- */
 
 enum knob { K_NONE, K_RX_USECS, K_RX_FRAMES, K_ADAPTIVE };
 
 static const int usecs_values[] = {0, 10, 50, 125, 250, 1000};
 static const int frames_values[] = {1, 4, 16, 64};
-
-/* The ethtool helper inside a port's namespace. */
-static int et_open(struct ps_ethtool *et, const struct ps_port *p)
-{
-	return ps_netns_ethtool_open(p->ns, et);
-}
 
 static enum knob knob_of(const struct ps_coalesce *a, const struct ps_coalesce *b)
 {
@@ -96,6 +124,7 @@ static const char *knob_name(enum knob k)
 				  : NULL;
 }
 
+/* A value as ethtool -c shows it: adaptive's on/off, a number for the others. */
 static void knob_text(enum knob k, int v, char *buf, size_t len)
 {
 	if (k == K_ADAPTIVE)
@@ -123,97 +152,12 @@ static int knob_set(struct ps_ethtool *et, const char *ifname, enum knob k, int 
 	return ps_ethtool_set_coalesce(et, ifname, &c);
 }
 
-/* Every setting the driver reported, back as it was; then read again to check. */
-static void restore(struct ps_ctx *ctx, struct ps_ethtool *et, const struct ps_port *p,
-		    const struct ps_coalesce *orig, enum knob k, json_object *restored)
+/* The values to sweep, the original (the baseline) first. */
+static int knob_values(enum knob k, int orig, int *values)
 {
-	struct ps_coalesce now;
-	char was[32], is[32];
-	int ret = ps_ethtool_set_coalesce(et, p->name, orig);
+	int nv = 0;
 
-	if (ret == -EOPNOTSUPP) /* a field only readable: the one swept is enough */
-		ret = knob_set(et, p->name, k, knob_get(k, orig));
-	knob_text(k, knob_get(k, orig), was, sizeof(was));
-	if (ps_ethtool_get_coalesce(et, p->name, &now) == 0)
-		knob_text(k, knob_get(k, &now), is, sizeof(is));
-	else
-		snprintf(is, sizeof(is), "?");
-	ps_restored_row(restored, p->name, knob_name(k), was, is);
-	if (ret < 0 || strcmp(was, is) != 0)
-		ps_findf(ctx, PS_SEV_FAIL, ps_port_ref(p), "not_restored",
-			 "%s: %s is %s, was %s before the sweep (%s): set it back with ethtool -C",
-			 p->name, knob_name(k), is, was, ret < 0 ? strerror(-ret) : "read back");
-}
-
-static json_object *point(const char *value, bool orig, double mbps, const struct ps_rr_result *rr,
-			  bool rr_ok, const struct ps_cost_result *c, const char *error)
-{
-	json_object *o = json_object_new_object();
-
-	ps_json_set_str(o, "value", value);
-	ps_json_set(o, "original", json_object_new_boolean(orig));
-	ps_json_set(o, "mbps", mbps >= 0 ? ps_json_new_num(mbps, 1) : NULL);
-	ps_json_set(o, "rr_per_s", rr_ok ? ps_json_new_num(rr->per_s, 0) : NULL);
-	ps_json_set(o, "rr_p50_us", rr_ok ? ps_json_new_num(rr->p50_us, 1) : NULL);
-	ps_json_set(o, "rr_p99_us", rr_ok ? ps_json_new_num(rr->p99_us, 1) : NULL);
-	ps_json_set(o, "irqs_per_s",
-		    c->known && c->irqs_per_s >= 0 ? ps_json_new_num(c->irqs_per_s, 0) : NULL);
-	ps_json_set(o, "busiest_core_pct", c->known ? ps_json_new_num(c->busiest_pct, 0) : NULL);
-	if (error && error[0])
-		ps_json_set_str(o, "error", error);
-	return o;
-}
-
-/* One pair: sweep, measure, put back. False when aborted. */
-static bool sweep_pair(struct ps_ctx *ctx, struct ps_ports *ps, const struct ps_pair *pr,
-		       json_object *pairs, json_object *restored)
-{
-	struct ps_port *a = &ps->p[pr->a], *b = &ps->p[pr->b];
-	struct ps_ethtool ea, eb;
-	struct ps_coalesce ca, cb;
-	json_object *o = json_object_new_object(), *sweep = json_object_new_array();
-	enum knob k = K_NONE;
-	int values[8], nv = 0, orig;
-	char txt[32], best_tput[32] = "", best_rr[32] = "";
-	double best_mbps = -1, best_p50 = -1;
-	bool aborted = false, oka, okb;
-
-	ps_json_set_str(o, "a", a->name);
-	ps_json_set_str(o, "b", b->name);
-	ps_json_set(o, "sweep", sweep);
-	json_object_array_add(pairs, o);
-	oka = et_open(&ea, a) == 0;
-	okb = et_open(&eb, b) == 0;
-	if (!oka || !okb || ps_ethtool_get_coalesce(&ea, a->name, &ca) < 0 ||
-	    ps_ethtool_get_coalesce(&eb, b->name, &cb) < 0 || (k = knob_of(&ca, &cb)) == K_NONE) {
-		ps_json_set(o, "setting", NULL);
-		ps_json_set(o, "original", NULL);
-		ps_json_set_str(o, "reason",
-				"the drivers have no coalescing setting to change "
-				"(neither rx-usecs, rx-frames nor adaptive)");
-		ps_findf(ctx, PS_SEV_INFO, ps_port_ref(a), "not_supported",
-			 "%s and %s: no coalescing setting to sweep", a->name, b->name);
-		if (oka)
-			ps_ethtool_close(&ea);
-		if (okb)
-			ps_ethtool_close(&eb);
-		return true;
-	}
-	orig = knob_get(k, &ca);
-	knob_text(k, orig, txt, sizeof(txt));
-	ps_json_set_str(o, "setting", knob_name(k));
-	if (knob_get(k, &cb) == orig) {
-		ps_json_set_str(o, "original", txt);
-	} else {
-		/* the sweep's baseline is a's value on both; the report keeps what each had */
-		char tb[32], both[2 * sizeof(txt) + 2 * IF_NAMESIZE + 16];
-
-		knob_text(k, knob_get(k, &cb), tb, sizeof(tb));
-		snprintf(both, sizeof(both), "%s on %s, %s on %s", txt, a->name, tb, b->name);
-		ps_json_set_str(o, "original", both);
-	}
-	ps_json_set(o, "reason", NULL);
-	values[nv++] = orig; /* the baseline first */
+	values[nv++] = orig;
 	if (k == K_RX_USECS)
 		for (size_t i = 0; i < PS_ARRAY_SIZE(usecs_values); i++)
 			if (usecs_values[i] != orig)
@@ -224,129 +168,222 @@ static bool sweep_pair(struct ps_ctx *ctx, struct ps_ports *ps, const struct ps_
 				values[nv++] = frames_values[i];
 	if (k == K_ADAPTIVE)
 		values[nv++] = !orig;
-	ps_progress_phase(ctx, "coalescing sweep", (uint64_t)nv, "settings");
-	for (int i = 0; i < nv && !aborted; i++) {
-		struct ps_cost cost = {.root = ctx->root};
-		struct ps_cost_result cr;
-		struct ps_iperf_result res;
-		struct ps_rr_result rr;
-		struct ps_iperf_opts io = {.server_ns_fd = b->ns,
-					   .client_ns_fd = a->ns,
-					   .server_addr = b->addr_txt,
-					   .streams = 1,
-					   .duration_s = TPUT_S,
-					   .should_stop = ps_should_abort_hook,
-					   .stop_arg = ctx};
-		struct ps_rr_opts ro = {.server_ns_fd = b->ns,
-					.client_ns_fd = a->ns,
-					.server_addr = b->addr_txt,
-					.seconds = RR_S,
-					.should_stop = ps_should_abort_hook,
-					.stop_arg = ctx};
-		char err[300] = "";
-		int r1, r2, ret;
+	return nv;
+}
 
-		knob_text(k, values[i], txt, sizeof(txt));
-		ret = knob_set(&ea, a->name, k, values[i]);
-		if (ret == 0)
-			ret = knob_set(&eb, b->name, k, values[i]);
-		if (ret < 0) {
-			snprintf(err, sizeof(err), "the driver refused %s %s: %s", knob_name(k),
-				 txt, strerror(-ret));
-			json_object_array_add(sweep, point(txt, i == 0, -1, &rr, false,
-							   &(struct ps_cost_result){0}, err));
-			continue;
-		}
-		if (a->nic)
-			ps_cost_watch_pci(&cost, a->nic->pci_address);
-		if (b->nic)
-			ps_cost_watch_pci(&cost, b->nic->pci_address);
-		ps_cost_begin(&cost);
-		r1 = ps_iperf_pair_run(&io, &res);
-		ps_cost_end(&cost, &cr);
-		r2 = r1 == -ECANCELED ? -ECANCELED : ps_tcp_rr_run(&ro, &rr);
-		if (r1 == -ECANCELED || r2 == -ECANCELED || ps_should_abort(ctx)) {
-			aborted = true;
-			break;
-		}
-		if (r1 < 0 || r2 < 0)
-			snprintf(err, sizeof(err), "%s", r1 < 0 ? res.error : rr.error);
-		json_object_array_add(
-		    sweep, point(txt, i == 0, r1 == 0 ? res.mbps : -1, &rr, r2 == 0, &cr, err));
-		if (r1 == 0 && res.mbps > best_mbps) {
-			best_mbps = res.mbps;
-			snprintf(best_tput, sizeof(best_tput), "%s", txt);
-		}
-		if (r2 == 0 && (best_p50 < 0 || rr.p50_us < best_p50)) {
-			best_p50 = rr.p50_us;
-			snprintf(best_rr, sizeof(best_rr), "%s", txt);
-		}
-		ps_progress_set(ctx, (uint64_t)i + 1);
+/* ---- one pair ---- */
+
+struct sweep {
+	struct ps_ctx *ctx;
+	struct coalesce_result *res;
+	struct pair_row *row;
+	struct ps_port *p[2];
+	struct ps_ethtool et[2];
+	bool et_open[2];
+	struct ps_coalesce orig[2];
+	enum knob k;
+	char best_tput[16], best_rr[16];
+	double best_mbps, best_p50;
+};
+
+/* Every setting the driver reported, back as it was; then read again to check. */
+static void restore(struct sweep *w, int s)
+{
+	const struct ps_port *p = w->p[s];
+	struct ps_coalesce now;
+	char was[16], is[16];
+	int ret = ps_ethtool_set_coalesce(&w->et[s], p->name, &w->orig[s]);
+
+	if (ret == -EOPNOTSUPP) /* a field only readable: the one swept is enough */
+		ret = knob_set(&w->et[s], p->name, w->k, knob_get(w->k, &w->orig[s]));
+	knob_text(w->k, knob_get(w->k, &w->orig[s]), was, sizeof(was));
+	if (ps_ethtool_get_coalesce(&w->et[s], p->name, &now) == 0)
+		knob_text(w->k, knob_get(w->k, &now), is, sizeof(is));
+	else
+		snprintf(is, sizeof(is), "?");
+	ps_put_back_add(w->res->rows.restored, &w->res->rows.n_restored, PS_PUT_BACK_MAX, p->name,
+			knob_name(w->k), was, is);
+	if (ret < 0 || strcmp(was, is) != 0)
+		ps_findf(w->ctx, PS_SEV_FAIL, ps_port_ref(p), "not_restored",
+			 "%s: %s is %s, was %s before the sweep (%s): set it back with ethtool -C",
+			 p->name, knob_name(w->k), is, was, ret < 0 ? strerror(-ret) : "read back");
+}
+
+/* Both ports' ethtool and coalescing read, and the knob both have; false when none. */
+static bool sweep_open(struct sweep *w)
+{
+	for (int s = 0; s < 2; s++) {
+		w->et_open[s] = ps_netns_ethtool_open(w->p[s]->ns, &w->et[s]) == 0;
+		if (!w->et_open[s] ||
+		    ps_ethtool_get_coalesce(&w->et[s], w->p[s]->name, &w->orig[s]) < 0)
+			return false;
 	}
-	/* Always back, whatever happened above. */
-	restore(ctx, &ea, a, &ca, k, restored);
-	restore(ctx, &eb, b, &cb, k, restored);
-	ps_ethtool_close(&ea);
-	ps_ethtool_close(&eb);
-	if (best_tput[0] && best_rr[0]) {
-		ps_findf(
-		    ctx, PS_SEV_INFO, ps_port_ref(a), "trade",
-		    "%s <-> %s, %s: most throughput at %s (%.0f Mbit/s), shortest round trip at "
-		    "%s (%.1f us); the original is %s",
-		    a->name, b->name, knob_name(k), best_tput, best_mbps, best_rr, best_p50,
-		    json_object_get_string(ps_json_get(o, "original")));
-		ps_examined(ctx, ps_port_ref(a), "swept", "%s swept over %d values", knob_name(k),
-			    nv);
-		ps_examined(ctx, ps_port_ref(b), "swept", "%s swept over %d values", knob_name(k),
-			    nv);
+	w->k = knob_of(&w->orig[0], &w->orig[1]);
+	return w->k != K_NONE;
+}
+
+/* One value on both ports, throughput and round trips measured; -ECANCELED when aborted. */
+static int sweep_point(struct sweep *w, int value, bool original)
+{
+	struct ps_port *a = w->p[0], *b = w->p[1];
+	struct point *pt = ps_fields_grow(&point_fields, &w->row->sweep, &w->row->n_sweep);
+	struct ps_cost cost = {.root = w->ctx->root};
+	struct ps_cost_result cr;
+	struct ps_iperf_result res;
+	struct ps_rr_result rr;
+	struct ps_iperf_opts io = {.server_ns_fd = b->ns,
+				   .client_ns_fd = a->ns,
+				   .server_addr = b->addr_txt,
+				   .streams = 1,
+				   .duration_s = TPUT_S,
+				   .should_stop = ps_should_abort_hook,
+				   .stop_arg = w->ctx};
+	struct ps_rr_opts ro = {.server_ns_fd = b->ns,
+				.client_ns_fd = a->ns,
+				.server_addr = b->addr_txt,
+				.seconds = RR_S,
+				.should_stop = ps_should_abort_hook,
+				.stop_arg = w->ctx};
+	int r1, r2, ret;
+
+	if (!pt)
+		return 0;
+	knob_text(w->k, value, pt->value, sizeof(pt->value));
+	pt->original = original;
+	ret = knob_set(&w->et[0], a->name, w->k, value);
+	if (ret == 0)
+		ret = knob_set(&w->et[1], b->name, w->k, value);
+	if (ret < 0) {
+		snprintf(pt->error, sizeof(pt->error), "the driver refused %s %s: %s",
+			 knob_name(w->k), pt->value, strerror(-ret));
+		return 0;
 	}
-	return !aborted;
+	for (int s = 0; s < 2; s++)
+		if (w->p[s]->nic)
+			ps_cost_watch_pci(&cost, w->p[s]->nic->pci_address);
+	ps_cost_begin(&cost);
+	r1 = ps_iperf_pair_run(&io, &res);
+	ps_cost_end(&cost, &cr);
+	r2 = r1 == -ECANCELED ? -ECANCELED : ps_tcp_rr_run(&ro, &rr);
+	if (r1 == -ECANCELED || r2 == -ECANCELED || ps_should_abort(w->ctx))
+		return -ECANCELED;
+	if (r1 < 0 || r2 < 0)
+		snprintf(pt->error, sizeof(pt->error), "%s", r1 < 0 ? res.error : rr.error);
+	if (r1 == 0)
+		pt->mbps = res.mbps;
+	if (r2 == 0) {
+		pt->rr_per_s = rr.per_s;
+		pt->rr_p50_us = rr.p50_us;
+		pt->rr_p99_us = rr.p99_us;
+	}
+	if (cr.known) {
+		pt->irqs_per_s = cr.irqs_per_s >= 0 ? cr.irqs_per_s : NAN;
+		pt->busiest_core_pct = cr.busiest_pct;
+	}
+	if (r1 == 0 && res.mbps > w->best_mbps) {
+		w->best_mbps = res.mbps;
+		snprintf(w->best_tput, sizeof(w->best_tput), "%s", pt->value);
+	}
+	if (r2 == 0 && (w->best_p50 < 0 || rr.p50_us < w->best_p50)) {
+		w->best_p50 = rr.p50_us;
+		snprintf(w->best_rr, sizeof(w->best_rr), "%s", pt->value);
+	}
+	return 0;
+}
+
+/* The trade found: which value gave most throughput, which the shortest round trip. */
+static void trade(struct sweep *w, int nv)
+{
+	const char *a = w->p[0]->name, *b = w->p[1]->name, *k = knob_name(w->k);
+	char orig[96];
+
+	if (!w->best_tput[0] || !w->best_rr[0])
+		return;
+	if (w->row->original_b[0])
+		snprintf(orig, sizeof(orig), "%s on %s, %s on %s", w->row->original, a,
+			 w->row->original_b, b);
+	else
+		snprintf(orig, sizeof(orig), "%s", w->row->original);
+	ps_findf(w->ctx, PS_SEV_INFO, ps_port_ref(w->p[0]), "trade",
+		 "%s <-> %s, %s: most throughput at %s (%.0f Mbit/s), shortest round trip at %s "
+		 "(%.1f us); the original is %s",
+		 a, b, k, w->best_tput, w->best_mbps, w->best_rr, w->best_p50, orig);
+	for (int s = 0; s < 2; s++)
+		ps_examined(w->ctx, ps_port_ref(w->p[s]), "swept", "%s swept over %d values", k,
+			    nv);
+}
+
+/* One pair: sweep, measure, put back. False when aborted. */
+static bool sweep_pair(struct ps_ctx *ctx, struct ps_nic_session *s, const struct ps_pair *pp)
+{
+	struct sweep w = {.ctx = ctx, .res = ctx->result, .best_mbps = -1, .best_p50 = -1};
+	int values[8], nv, orig, ret = 0;
+
+	w.p[0] = &s->ps.p[pp->a];
+	w.p[1] = &s->ps.p[pp->b];
+	w.row = ps_fields_grow(&pair_fields, &w.res->pairs, &w.res->n_pairs);
+	if (!w.row)
+		return true;
+	snprintf(w.row->a, sizeof(w.row->a), "%s", w.p[0]->name);
+	snprintf(w.row->b, sizeof(w.row->b), "%s", w.p[1]->name);
+	if (!sweep_open(&w)) {
+		w.row->reason = "the drivers have no coalescing setting to change (neither "
+				"rx-usecs, rx-frames nor adaptive)";
+		ps_findf(ctx, PS_SEV_INFO, ps_port_ref(w.p[0]), "not_supported",
+			 "%s and %s: no coalescing setting to sweep", w.p[0]->name, w.p[1]->name);
+	} else {
+		orig = knob_get(w.k, &w.orig[0]);
+		w.row->setting = knob_name(w.k);
+		knob_text(w.k, orig, w.row->original, sizeof(w.row->original));
+		/* the sweep's baseline is a's value on both; the report keeps b's when it differs
+		 */
+		if (knob_get(w.k, &w.orig[1]) != orig)
+			knob_text(w.k, knob_get(w.k, &w.orig[1]), w.row->original_b,
+				  sizeof(w.row->original_b));
+		nv = knob_values(w.k, orig, values);
+		ps_progress_phase(ctx, "coalescing sweep", (uint64_t)nv, "settings");
+		for (int i = 0; i < nv && ret == 0; i++) {
+			ret = sweep_point(&w, values[i], i == 0);
+			ps_progress_set(ctx, (uint64_t)i + 1);
+		}
+		/* Always back, whatever happened above. */
+		restore(&w, 0);
+		restore(&w, 1);
+		trade(&w, nv);
+	}
+	for (int i = 0; i < 2; i++)
+		if (w.et_open[i])
+			ps_ethtool_close(&w.et[i]);
+	return ret != -ECANCELED;
 }
 
 static int run(struct ps_ctx *ctx)
 {
-	json_object *pairs_j = json_object_new_array(), *restored = json_object_new_array();
-	struct ps_ports ps;
-	struct ps_pair pairs[PS_PORTS_MAX / 2];
-	bool reach[PS_PORTS_MAX * PS_PORTS_MAX], aborted;
-	size_t npairs = 0;
+	struct coalesce_result *r = ctx->result;
+	const struct ps_nic_session_opts so = PS_NIC_SESSION_OPTS(ctx, CARRIER_S, PROBE_S);
+	struct ps_nic_session s;
+	bool aborted;
 	int ret;
 
-	ps_json_set(ctx->data, "pairs", pairs_j);
-	ps_json_set_num(ctx->data, "seconds", TPUT_S + RR_S, 1);
-	ps_json_set(ctx->data, "restored", restored);
+	r->seconds = TPUT_S + RR_S;
 	if (ctx->root && ctx->root[0]) {
 		ps_step_reason(ctx, "changes real ports: live system only, not with --root");
 		return PS_SKIPPED;
 	}
-	ret = ps_ports_open(&ps, ctx->inv, NULL, restored);
+	ret = ps_nic_session_open(&s, ctx->inv, &so);
 	if (ret < 0)
 		return ret;
-	ps.should_stop = ps_should_abort_hook;
-	ps.stop_arg = ctx;
-	aborted = !ps_ports_setup(&ps, CARRIER_S);
-	if (!aborted && ps_ports_with_link(&ps) >= 2) {
-		aborted = !ps_ports_probe(&ps, 1.0, reach);
-		if (!aborted)
-			npairs = ps_ports_pairs(&ps, reach, pairs);
-	}
-	for (size_t k = 0; k < npairs; k++) {
-		ps_ports_address(&ps, pairs[k].a, (unsigned int)k, 1);
-		ps_ports_address(&ps, pairs[k].b, (unsigned int)k, 2);
-	}
-	for (size_t k = 0; !aborted && k < npairs; k++)
-		aborted = !sweep_pair(ctx, &ps, &pairs[k], pairs_j, restored);
-	ps_ports_close(&ps);
-	for (size_t i = 0; i < ps.n; i++)
-		if (ps.p[i].restore_error[0])
-			ps_findf(ctx, PS_SEV_FAIL, ps_port_ref(&ps.p[i]), "not_restored", "%s",
-				 ps.p[i].restore_error);
-	if (aborted)
+	aborted = s.aborted;
+	for (size_t k = 0; !aborted && k < s.npairs; k++)
+		aborted = !sweep_pair(ctx, &s, &s.pairs[k]);
+	ps_nic_session_end(&s, &r->rows);
+	if (aborted || s.aborted)
 		return PS_ABORTED;
-	if (npairs == 0) {
+	if (s.npairs == 0) {
 		ps_step_reason(ctx,
-			       "no two ports are cabled to each other: the sweep needs a pair");
-		return PS_SKIPPED;
+			       "no two ports are cabled to each other: the sweep needs a pair%s%s",
+			       s.no_pairs[0] ? ": " : "", s.no_pairs);
+		return s.unrestored ? PS_PASS : PS_SKIPPED;
 	}
 	return PS_PASS;
 }
@@ -380,36 +417,49 @@ static const struct ps_col pair_cols[] = {
     {.path = "/setting", .title = "setting"},
     {.path = "/original", .title = "original"},
     {.path = "/reason", .title = "why not", .flags = PS_COL_WIDE},
+    {.path = "/original_b", .title = "b's own", .flags = PS_COL_OPTIONAL},
 };
 
-static const struct ps_col restored_cols[] = {
-    {.path = "/port", .title = "port", .flags = PS_COL_KEY},
-    {.path = "/setting", .title = "setting", .flags = PS_COL_KEY},
-    {.path = "/was", .title = "was"},
-    {.path = "/now", .title = "now"},
-    {.path = "/restored", .title = "restored", .fmt = PS_FMT_BOOL},
-};
+#define SWEEP_BLOCK                                                                                \
+	{                                                                                          \
+		.kind = PS_BLOCK_TABLE, .id = "sweep",                                             \
+		.title = "Throughput and round trips at each coalescing setting (both ports)",     \
+		.rows = "/pairs", .nested = "/sweep", .cols = PS_COLS(sweep_cols),                 \
+		.empty = "no pair swept",                                                          \
+		.note = "rr: TCP request/response, one byte each way; rtt: its round trip"         \
+	}
 
 static const struct ps_block blocks[] = {
-    {.kind = PS_BLOCK_TABLE,
-     .id = "sweep",
-     .title = "Throughput and round trips at each coalescing setting (both ports)",
-     .rows = "/pairs",
-     .nested = "/sweep",
-     .cols = PS_COLS(sweep_cols),
-     .empty = "no pair swept",
-     .note = "rr: TCP request/response, one byte each way; rtt: its round trip"},
+    SWEEP_BLOCK,
     {.kind = PS_BLOCK_TABLE,
      .id = "pairs",
      .title = "Pairs",
      .rows = "/pairs",
-     .cols = PS_COLS(pair_cols)},
-    {.kind = PS_BLOCK_TABLE,
-     .id = "restored",
-     .title = "Put back after the sweep",
-     .rows = "/restored",
-     .cols = PS_COLS(restored_cols)},
+     .cols = PS_COLS(pair_cols),
+     .note = "original: the value both ports were swept from; b's own: b's when it differed"},
+    PS_NIC_PORTS_BLOCK,
+    PS_NIC_RESTORED_BLOCK,
 };
+
+/* Data version 1 ("original" both ports' values as one text): earlier reports still show. */
+static const struct ps_block blocks_v1[] = {
+    SWEEP_BLOCK,
+    {.kind = PS_BLOCK_TABLE,
+     .id = "pairs",
+     .title = "Pairs",
+     .rows = "/pairs",
+     .cols = pair_cols,
+     .ncols = 5},
+    PS_NIC_RESTORED_BLOCK,
+};
+
+static const struct ps_view view_v1 = {
+    .name = "nic_coalesce",
+    .version = 1,
+    .blocks = PS_BLOCKS(blocks_v1),
+};
+
+static const struct ps_view *const older_views[] = {&view_v1, NULL};
 
 static const struct ps_view view = {
     .name = "nic_coalesce",
@@ -427,6 +477,8 @@ static const struct ps_step_ops nic_coalesce_ops = {
     .after = "inventory",
     .data_version = DATA_VERSION,
     .view = &view,
+    .result = &coalesce_fields,
+    .older_views = older_views,
     .run = run,
     .estimate_s = estimate,
 };

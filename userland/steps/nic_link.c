@@ -19,61 +19,123 @@
 //config:	  mode both ends support (a gigabit port at 100 Mb/s: a bad
 //config:	  cable) is a warning. Sends nothing.
 //kbuild:step-$(CONFIG_STEP_NIC_LINK) += nic_link.o
-//schema:{
-//schema:  "type": "object",
-//schema:  "properties": {
-//schema:    "ports": {"type": "array", "items": {"type": "object",
-//schema:      "properties": {
-//schema:        "name": {"type": "string"}, "device": {"type": ["string", "null"]},
-//schema:        "driver": {"type": ["string", "null"]}, "firmware": {"type": ["string", "null"]},
-//schema:        "bus_info": {"type": ["string", "null"]}, "perm_mac": {"type": ["string", "null"]},
-//schema:        "carrier": {"type": ["boolean", "null"]},
-//schema:        "speed_mbps": {"type": ["integer", "null"]},
-//schema:        "duplex": {"type": ["string", "null"]},
-//schema:        "autoneg": {"type": ["boolean", "null"]},
-//schema:        "advertised": {"type": ["array", "null"], "items": {"type": "string"}},
-//schema:        "partner": {"type": ["array", "null"], "items": {"type": "string"}},
-//schema:        "best_common_mbps": {"type": ["integer", "null"]},
-//schema:        "link": {"type": "string"},
-//schema:        "link_down_reason": {"type": ["string", "null"]},
-//schema:        "mtu": {"type": ["integer", "null"]}, "max_mtu": {"type": ["integer", "null"]},
-//schema:        "queues": {"type": ["string", "null"]},
-//schema:        "msix_vectors": {"type": ["integer", "null"]},
-//schema:        "channels": {"type": ["object", "null"]},
-//schema:        "rings": {"type": ["object", "null"]},
-//schema:        "offloads": {"type": ["array", "null"], "items": {"type": "string"}},
-//schema:        "offloads_text": {"type": ["string", "null"]},
-//schema:        "coalesce": {"type": ["object", "null"]},
-//schema:        "pause": {"type": ["object", "null"]},
-//schema:        "counters": {"type": ["object", "null"]},
-//schema:        "errors": {"type": ["integer", "null"]},
-//schema:        "drops": {"type": ["integer", "null"]},
-//schema:        "crc_errors": {"type": ["integer", "null"]},
-//schema:        "rx_packets": {"type": ["integer", "null"]},
-//schema:        "tx_packets": {"type": ["integer", "null"]},
-//schema:        "carrier_changes": {"type": ["integer", "null"]},
-//schema:        "carrier_changes_by_plan": {"type": ["integer", "null"]},
-//schema:        "carrier_changes_unexplained": {"type": ["integer", "null"]},
-//schema:        "changed": {"type": "array", "items": {"type": "string"}}
-//schema:      },
-//schema:      "required": ["name", "link", "changed"]}}
-//schema:  },
-//schema:  "required": ["ports"]
-//schema:}
 /* clang-format on */
 
 #include "core/step.h"
-#include "lib/util.h"
 #include "engines/net/ports.h"
 #include "hw/ethtool.h"
 #include "lib/json.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define DATA_VERSION 1
+#define DATA_VERSION 2 /* 2: rx_queues, tx_queues, offloads_on, offloads_main for 1's texts */
+
+/* ---- the result: data{} as a struct, described once ---- */
+
+struct pause_row {
+	ps_tri autoneg, rx, tx;
+};
+
+struct link_row {
+	char name[IF_NAMESIZE];
+	const char *device;
+	char driver[32], firmware[64], bus_info[32], perm_mac[18]; /* "" unknown */
+	ps_tri carrier, autoneg;
+	int speed_mbps;			   /* -1 unknown, and without link */
+	char duplex[8];			   /* "" without link */
+	json_object *advertised, *partner; /* the link modes' names, NULL unknown */
+	int best_common_mbps;
+	const char *link, *link_down_reason;
+	int mtu, max_mtu, rx_queues, tx_queues, msix_vectors;
+	json_object *channels, *rings, *coalesce; /* the driver's fields (hw/ethtool.h), NULL */
+	json_object *offloads;			  /* every offload that is on, NULL unknown */
+	int offloads_on;			  /* how many, -1 unknown */
+	json_object *offloads_main;		  /* the main ones among them */
+	struct pause_row *pause;
+	json_object *counters; /* per kernel counter: before, after, delta */
+	int64_t errors, drops, crc_errors, rx_packets, tx_packets; /* deltas, -1 unknown */
+	int carrier_changes, carrier_changes_by_plan, carrier_changes_unexplained;
+	json_object *changed; /* settings the plan left different */
+};
+
+struct link_result {
+	struct link_row *ports;
+	size_t n_ports;
+};
+
+#define NAMES_SCHEMA "{\"type\": [\"array\", \"null\"], \"items\": {\"type\": \"string\"}}"
+#define FIELDS_SCHEMA                                                                              \
+	"{\"type\": [\"object\", \"null\"], \"additionalProperties\": {\"type\": [\"integer\", "   \
+	"\"boolean\", \"null\"]}}"
+#define COUNTERS_SCHEMA                                                                            \
+	"{\"type\": [\"object\", \"null\"], \"additionalProperties\": {\"type\": \"object\", "     \
+	"\"properties\": {\"before\": {\"type\": \"integer\"}, \"after\": {\"type\": "             \
+	"\"integer\"}, "                                                                           \
+	"\"delta\": {\"type\": [\"integer\", \"null\"]}}, \"additionalProperties\": false}}"
+
+static const struct ps_field pause_f[] = {
+    PS_FIELD(struct pause_row, autoneg, "autoneg", .flags = PS_FLD_NULL),
+    PS_FIELD(struct pause_row, rx, "rx", .flags = PS_FLD_NULL),
+    PS_FIELD(struct pause_row, tx, "tx", .flags = PS_FLD_NULL),
+};
+static const struct ps_fields pause_fields = PS_FIELDS(struct pause_row, pause_f);
+
+static const char *const link_states[] = {
+    "up, at both ends' best", "up", "below both ends' best", "half duplex", "down", "gone", NULL};
+
+#define N(m, nm, ...) PS_FIELD(struct link_row, m, nm, .flags = PS_FLD_NULL, __VA_ARGS__)
+static const struct ps_field link_f[] = {
+    PS_FIELD(struct link_row, name, "name"),
+    N(device, "device"),
+    N(driver, "driver"),
+    N(firmware, "firmware"),
+    N(bus_info, "bus_info"),
+    N(perm_mac, "perm_mac"),
+    N(carrier, "carrier"),
+    N(speed_mbps, "speed_mbps", .unit = "Mb/s"),
+    N(duplex, "duplex"),
+    N(autoneg, "autoneg"),
+    N(advertised, "advertised", .schema = NAMES_SCHEMA),
+    N(partner, "partner", .schema = NAMES_SCHEMA),
+    N(best_common_mbps, "best_common_mbps", .unit = "Mb/s"),
+    PS_FIELD(struct link_row, link, "link", .names = link_states),
+    N(link_down_reason, "link_down_reason"),
+    N(mtu, "mtu", .unit = "bytes"),
+    N(max_mtu, "max_mtu", .unit = "bytes"),
+    N(rx_queues, "rx_queues"),
+    N(tx_queues, "tx_queues"),
+    N(msix_vectors, "msix_vectors"),
+    N(channels, "channels", .schema = FIELDS_SCHEMA),
+    N(rings, "rings", .schema = FIELDS_SCHEMA),
+    N(offloads, "offloads", .schema = NAMES_SCHEMA),
+    N(offloads_on, "offloads_on"),
+    N(offloads_main, "offloads_main", .schema = NAMES_SCHEMA),
+    N(coalesce, "coalesce", .schema = FIELDS_SCHEMA),
+    PS_FIELD_OBJP(struct link_row, pause, "pause", &pause_fields, .flags = PS_FLD_NULL),
+    N(counters, "counters", .schema = COUNTERS_SCHEMA),
+    N(errors, "errors", .unit = "frames"),
+    N(drops, "drops", .unit = "frames"),
+    N(crc_errors, "crc_errors", .unit = "frames"),
+    N(rx_packets, "rx_packets", .unit = "frames"),
+    N(tx_packets, "tx_packets", .unit = "frames"),
+    N(carrier_changes, "carrier_changes"),
+    N(carrier_changes_by_plan, "carrier_changes_by_plan"),
+    N(carrier_changes_unexplained, "carrier_changes_unexplained"),
+    PS_FIELD(struct link_row, changed, "changed", .schema = NAMES_SCHEMA),
+};
+#undef N
+static const struct ps_fields link_fields = PS_FIELDS(struct link_row, link_f);
+
+static const struct ps_field result_f[] = {
+    PS_FIELD_ARRAY(struct link_result, ports, n_ports, "ports", &link_fields),
+};
+static const struct ps_fields result_fields = PS_FIELDS(struct link_result, result_f);
+
+/* ---- reading ---- */
 
 /* "1000baseT/Full": speed 1000, full. Pure. */
 static int mode_speed(const char *name, bool *full)
@@ -147,30 +209,18 @@ static const char *ext_state_name(int s, bool *fault)
 	return names[s];
 }
 
-/* The known fields as JSON, and as "rx_usecs 3, adaptive_rx off" for people. */
-static json_object *fields(const void *base, const struct ps_eth_field *f, size_t n, char *text,
-			   size_t tlen)
+/* The driver's fields (hw/ethtool.h's table) as JSON: a field it does not report is null. */
+static json_object *fields(const void *base, const struct ps_eth_field *f, size_t n)
 {
 	json_object *o = json_object_new_object();
-	size_t t = 0;
 
-	text[0] = '\0';
 	for (size_t i = 0; i < n; i++) {
 		const char *p = (const char *)base + f[i].offset;
-		int v = f[i].tri ? *(const ps_tri *)p : *(const int *)p;
-		char val[16];
 
 		if (f[i].tri)
-			ps_json_set_tri(o, f[i].key, v);
+			ps_json_set_tri(o, f[i].key, *(const ps_tri *)p);
 		else
-			ps_json_set_count(o, f[i].key, v);
-		if (v == PS_UNKNOWN || t >= tlen)
-			continue;
-		if (f[i].tri)
-			snprintf(val, sizeof(val), "%s", v ? "on" : "off");
-		else
-			snprintf(val, sizeof(val), "%d", v);
-		t += (size_t)snprintf(text + t, tlen - t, "%s%s %s", t ? ", " : "", f[i].key, val);
+			ps_json_set_count(o, f[i].key, *(const int *)p);
 	}
 	return o;
 }
@@ -180,21 +230,20 @@ static const char *const main_offloads[] = {
     "tx-tcp-segmentation", "tx-generic-segmentation", "rx-gro",		  "rx-lro",
     "rx-hashing",	   "rx-vlan-hw-parse"};
 
-static void offloads_text(const struct ps_eth_features *f, char *text, size_t len)
+/* How many offloads are on, and the main ones among them. */
+static void offloads(struct link_row *o, const struct ps_eth_features *f)
 {
-	size_t t = 0;
-	int on = 0;
-
-	text[0] = '\0';
-	for (unsigned int b = 0; b < PS_ETH_MODE_BITS; b++)
-		on += ps_eth_mode_test(f->active, b) && f->names[b][0];
-	t += (size_t)snprintf(text, len, "%d on", on);
-	for (size_t i = 0; i < PS_ARRAY_SIZE(main_offloads) && t < len; i++)
+	if (!f->known)
+		return;
+	o->offloads = ps_nic_offloads_json(f);
+	o->offloads_on = (int)json_object_array_length(o->offloads);
+	o->offloads_main = json_object_new_array();
+	for (size_t i = 0; i < PS_ARRAY_SIZE(main_offloads); i++)
 		for (unsigned int b = 0; b < PS_ETH_MODE_BITS; b++)
 			if (ps_eth_mode_test(f->active, b) &&
 			    strcmp(f->names[b], main_offloads[i]) == 0)
-				t += (size_t)snprintf(text + t, len - t, "%s%s", t ? ", " : "",
-						      main_offloads[i]);
+				json_object_array_add(o->offloads_main,
+						      json_object_new_string(main_offloads[i]));
 }
 
 /* A counter's growth since the inventory, -1 when either reading is missing. */
@@ -210,287 +259,300 @@ static int64_t sum2(int64_t x, int64_t y)
 	return x < 0 || y < 0 ? -1 : x + y;
 }
 
-static void changed(json_object *arr, const char *what)
+/* One port's reading: the ethtool answers, the inventory's as the plan's start. */
+struct reading {
+	struct ps_ctx *ctx;
+	const struct ps_nic *n; /* at the plan's start */
+	struct ps_eth_info *e;	/* now */
+	struct link_row *o;
+	struct ps_dev_ref ref;
+};
+
+/* Damaged frames (CRC, framing), other errors, drops over the plan: findings. Inside a
+ * virtual machine the counters follow the emulation (QEMU's e1000e counts its 60-byte frames,
+ * which carry no FCS there, as too short). */
+static void counter_findings(struct reading *rd, int64_t crc, int64_t frame, int64_t length,
+			     int64_t miss)
 {
-	json_object_array_add(arr, json_object_new_string(what));
+	bool vm = rd->ctx->inv->machine.under_hypervisor;
+	struct ps_finding f = {
+	    .severity = vm ? PS_SEV_INFO : PS_SEV_WARN, .dev = rd->ref, .unit = "frames"};
+	const char *vm_note = vm ? "; this is a virtual machine, whose emulated NIC counts errors "
+				   "as the emulation sees them: information only"
+				 : "";
+	int64_t errs = rd->o->errors, drops = rd->o->drops > 0 ? rd->o->drops : 0;
+
+	if (crc > 0 || frame > 0) {
+		f.rule = "crc_errors";
+		f.value = (double)crc + (double)frame;
+		f.limit = 0;
+		ps_find(rd->ctx, &f,
+			"%lld CRC and %lld framing errors during the plan: damaged frames on the "
+			"wire (a bad cable, connector or port)%s",
+			(long long)crc, (long long)frame, vm_note);
+	} else if (errs > 0) {
+		f.rule = "errors";
+		f.value = (double)errs;
+		f.limit = 0;
+		ps_find(rd->ctx, &f,
+			"%lld receive and transmit errors during the plan (%lld of them length "
+			"errors: runts or frames too long, as a duplex mismatch makes)%s",
+			(long long)errs, (long long)(length > 0 ? length : 0), vm_note);
+	}
+	if (miss > 0 || drops > 0) {
+		f.severity = PS_SEV_INFO;
+		f.rule = "drops";
+		f.value = (double)drops + (double)miss;
+		f.limit = PS_NO_VALUE;
+		ps_find(rd->ctx, &f,
+			"%lld frames dropped and %lld missed (receive ring full) during the plan: "
+			"the host did not keep up at some point",
+			(long long)drops, (long long)miss);
+	}
 }
 
-static void port(struct ps_ctx *ctx, struct ps_ethtool *et, const struct ps_nic *n,
-		 json_object *ports)
+/* Driver, firmware, bus, MAC; carrier, speed, negotiation. */
+static void identity(struct reading *rd)
 {
-	struct ps_eth_info *e = calloc(1, sizeof(*e));
-	json_object *o = json_object_new_object(), *ch = json_object_new_array();
-	struct ps_dev_ref ref = ps_nic_ref(n);
-	const char *down_why = NULL;
-	char text[256], queues[64];
-	bool fault = false, full = false;
-	int best, speed, cc, by_plan, unexplained = -1;
+	const struct ps_nic *n = rd->n;
+	const struct ps_eth_info *e = rd->e;
+	struct link_row *o = rd->o;
+	bool full;
 
-	if (!e) {
-		json_object_put(o);
-		json_object_put(ch);
+	snprintf(o->driver, sizeof(o->driver), "%s", e->drv.known ? e->drv.driver : n->driver);
+	snprintf(o->firmware, sizeof(o->firmware), "%s",
+		 e->drv.known ? e->drv.firmware : n->firmware);
+	snprintf(o->bus_info, sizeof(o->bus_info), "%s",
+		 e->drv.known ? e->drv.bus_info : n->bus_info);
+	snprintf(o->perm_mac, sizeof(o->perm_mac), "%s",
+		 e->rtlink.perm_mac[0] ? e->rtlink.perm_mac : n->perm_mac);
+	o->carrier = e->rtlink.carrier;
+	o->speed_mbps = e->modes.known && e->rtlink.carrier == 1 ? e->modes.speed_mbps : -1;
+	if (e->rtlink.carrier == 1)
+		snprintf(o->duplex, sizeof(o->duplex), "%s", e->modes.duplex);
+	o->autoneg = e->modes.known ? e->modes.autoneg : PS_TRI_UNKNOWN;
+	if (e->modes.known)
+		o->advertised = modes(&e->modes, e->modes.advertised);
+	if (e->modes.known && e->modes.partner_known)
+		o->partner = modes(&e->modes, e->modes.partner);
+	o->best_common_mbps = best_common(&e->modes, &full);
+}
+
+/* MTU, queues, rings, offloads, coalescing, pause: as the driver has them now. */
+static void settings(struct reading *rd)
+{
+	const struct ps_nic *n = rd->n;
+	const struct ps_eth_info *e = rd->e;
+	struct link_row *o = rd->o;
+
+	o->mtu = e->rtlink.mtu;
+	o->max_mtu = e->rtlink.max_mtu;
+	/* a combined channel is a queue each way */
+	if (e->channels.known) {
+		o->rx_queues =
+		    e->channels.rx + (e->channels.combined > 0 ? e->channels.combined : 0);
+		o->tx_queues =
+		    e->channels.tx + (e->channels.combined > 0 ? e->channels.combined : 0);
+	} else if (n->rx_queues > 0 && n->tx_queues > 0) {
+		o->rx_queues = n->rx_queues;
+		o->tx_queues = n->tx_queues;
+	}
+	o->msix_vectors = n->msix_vectors;
+	if (e->channels.known)
+		o->channels = fields(&e->channels, ps_channels_fields, ps_channels_nfields);
+	if (e->rings.known)
+		o->rings = fields(&e->rings, ps_rings_fields, ps_rings_nfields);
+	offloads(o, &e->features);
+	if (e->has_coalesce)
+		o->coalesce = fields(&e->coalesce, ps_coalesce_fields, ps_coalesce_nfields);
+	if (e->pause.known && (o->pause = ps_fields_new(&pause_fields, 1)) != NULL) {
+		o->pause->autoneg = e->pause.autoneg;
+		o->pause->rx = e->pause.rx;
+		o->pause->tx = e->pause.tx;
+	}
+}
+
+/* The error and drop counters over the plan, with their findings. */
+static void counters(struct reading *rd)
+{
+	const struct ps_eth_stats *a = &rd->n->stats, *b = &rd->e->rtlink.stats;
+	struct link_row *o = rd->o;
+	int64_t crc, frame, miss;
+
+	o->errors = sum2(delta(a, b, PS_ST_RX_ERRORS), delta(a, b, PS_ST_TX_ERRORS));
+	o->drops = sum2(delta(a, b, PS_ST_RX_DROPPED), delta(a, b, PS_ST_TX_DROPPED));
+	o->crc_errors = delta(a, b, PS_ST_RX_CRC_ERRORS);
+	o->rx_packets = delta(a, b, PS_ST_RX_PACKETS);
+	o->tx_packets = delta(a, b, PS_ST_TX_PACKETS);
+	if (!a->known || !b->known)
 		return;
+	o->counters = json_object_new_object();
+	for (int i = 0; i < PS_ETH_NSTATS; i++) {
+		json_object *x = json_object_new_object();
+
+		ps_json_set(x, "before", json_object_new_int64((int64_t)a->v[i]));
+		ps_json_set(x, "after", json_object_new_int64((int64_t)b->v[i]));
+		ps_json_set_count(x, "delta", delta(a, b, i));
+		ps_json_set(o->counters, ps_eth_stat_names[i], x);
 	}
-	ps_ethtool_query(et, n->name, e);
-	ps_json_set_str(o, "name", n->name);
-	ps_json_set_str(o, "device", n->id);
-	if (e->err[PS_ETH_RTLINK] == -ENODEV) {
-		ps_json_set_str(o, "link", "gone");
-		ps_json_set(o, "changed", ch);
-		ps_findf(
-		    ctx, PS_SEV_WARN, ref, "gone",
-		    "%s, in the inventory at the plan's start, is gone: its driver let go of it "
-		    "(see the kernel log) or a step did not put it back",
-		    n->name);
-		json_object_array_add(ports, o);
-		free(e);
+	crc = o->crc_errors;
+	frame = delta(a, b, PS_ST_RX_FRAME_ERRORS);
+	miss = delta(a, b, PS_ST_RX_MISSED_ERRORS);
+	counter_findings(rd, crc > 0 ? crc : 0, frame > 0 ? frame : 0,
+			 delta(a, b, PS_ST_RX_LENGTH_ERRORS), miss > 0 ? miss : 0);
+}
+
+/* Carrier changes: those the plan's own steps made (namespace moves, self-test, MTU) are set
+ * apart; the others are the link's. */
+static void carrier(struct reading *rd)
+{
+	const struct ps_nic *n = rd->n;
+	struct link_row *o = rd->o;
+	int now = rd->e->rtlink.carrier_changes, by_plan;
+
+	if (n->carrier_changes == PS_UNKNOWN || now == PS_UNKNOWN || now < n->carrier_changes)
 		return;
-	}
-	ps_json_set_str(o, "driver", e->drv.known ? e->drv.driver : n->driver);
-	ps_json_set_str(o, "firmware", e->drv.known ? e->drv.firmware : n->firmware);
-	ps_json_set_str(o, "bus_info", e->drv.known ? e->drv.bus_info : n->bus_info);
-	ps_json_set_str(o, "perm_mac", e->rtlink.perm_mac[0] ? e->rtlink.perm_mac : n->perm_mac);
-	ps_json_set_tri(o, "carrier", e->rtlink.carrier);
-	speed = e->modes.known && e->rtlink.carrier == 1 ? e->modes.speed_mbps : PS_UNKNOWN;
-	ps_json_set_count(o, "speed_mbps", speed);
-	ps_json_set_str(o, "duplex", e->rtlink.carrier == 1 ? e->modes.duplex : "");
-	ps_json_set_tri(o, "autoneg", e->modes.known ? e->modes.autoneg : PS_TRI_UNKNOWN);
-	ps_json_set(o, "advertised", e->modes.known ? modes(&e->modes, e->modes.advertised) : NULL);
-	ps_json_set(o, "partner",
-		    e->modes.known && e->modes.partner_known ? modes(&e->modes, e->modes.partner)
-							     : NULL);
-	best = best_common(&e->modes, &full);
-	ps_json_set_count(o, "best_common_mbps", best);
-	if (e->state.known && e->state.link == 0)
-		down_why = ext_state_name(e->state.ext_state, &fault);
-	ps_json_set_str(o, "link_down_reason", down_why);
-	ps_json_set_count(o, "mtu", e->rtlink.mtu);
-	ps_json_set_count(o, "max_mtu", e->rtlink.max_mtu);
-	queues[0] = '\0';
-	if (e->channels.known && e->channels.combined > 0)
-		snprintf(queues, sizeof(queues), "%d combined (max %d)", e->channels.combined,
-			 e->channels.combined_max);
-	else if (e->channels.known)
-		snprintf(queues, sizeof(queues), "%d rx, %d tx", e->channels.rx, e->channels.tx);
-	else if (n->rx_queues > 0 && n->tx_queues > 0)
-		snprintf(queues, sizeof(queues), "%d rx, %d tx", n->rx_queues, n->tx_queues);
-	ps_json_set_str(o, "queues", queues);
-	ps_json_set_count(o, "msix_vectors", n->msix_vectors);
-	ps_json_set(o, "channels",
-		    e->channels.known ? fields(&e->channels, ps_channels_fields,
-					       ps_channels_nfields, text, sizeof(text))
-				      : NULL);
-	ps_json_set(o, "rings",
-		    e->rings.known
-			? fields(&e->rings, ps_rings_fields, ps_rings_nfields, text, sizeof(text))
-			: NULL);
-	ps_json_set(o, "offloads", ps_nic_offloads_json(&e->features));
-	if (e->features.known) {
-		offloads_text(&e->features, text, sizeof(text));
-		ps_json_set_str(o, "offloads_text", text);
-	} else {
-		ps_json_set(o, "offloads_text", NULL);
-	}
-	ps_json_set(o, "coalesce",
-		    e->has_coalesce ? fields(&e->coalesce, ps_coalesce_fields, ps_coalesce_nfields,
-					     text, sizeof(text))
-				    : NULL);
-	if (e->pause.known) {
-		json_object *p = json_object_new_object();
-
-		ps_json_set_tri(p, "autoneg", e->pause.autoneg);
-		ps_json_set_tri(p, "rx", e->pause.rx);
-		ps_json_set_tri(p, "tx", e->pause.tx);
-		ps_json_set(o, "pause", p);
-	} else {
-		ps_json_set(o, "pause", NULL);
-	}
-
-	/* Counters: the inventory's reading is the plan's start. */
-	{
-		const struct ps_eth_stats *a = &n->stats, *b = &e->rtlink.stats;
-		json_object *c = NULL;
-
-		if (a->known && b->known) {
-			c = json_object_new_object();
-			for (int i = 0; i < PS_ETH_NSTATS; i++) {
-				json_object *x = json_object_new_object();
-
-				ps_json_set(x, "before", json_object_new_int64((int64_t)a->v[i]));
-				ps_json_set(x, "after", json_object_new_int64((int64_t)b->v[i]));
-				ps_json_set_count(x, "delta", delta(a, b, i));
-				ps_json_set(c, ps_eth_stat_names[i], x);
-			}
-		}
-		ps_json_set(o, "counters", c);
-		ps_json_set_count(o, "errors",
-				  sum2(delta(a, b, PS_ST_RX_ERRORS), delta(a, b, PS_ST_TX_ERRORS)));
-		ps_json_set_count(
-		    o, "drops", sum2(delta(a, b, PS_ST_RX_DROPPED), delta(a, b, PS_ST_TX_DROPPED)));
-		ps_json_set_count(o, "crc_errors", delta(a, b, PS_ST_RX_CRC_ERRORS));
-		ps_json_set_count(o, "rx_packets", delta(a, b, PS_ST_RX_PACKETS));
-		ps_json_set_count(o, "tx_packets", delta(a, b, PS_ST_TX_PACKETS));
-		if (a->known && b->known) {
-			int64_t crc = delta(a, b, PS_ST_RX_CRC_ERRORS),
-				frame = delta(a, b, PS_ST_RX_FRAME_ERRORS),
-				errs = sum2(delta(a, b, PS_ST_RX_ERRORS),
-					    delta(a, b, PS_ST_TX_ERRORS)),
-				miss = delta(a, b, PS_ST_RX_MISSED_ERRORS),
-				drops = sum2(delta(a, b, PS_ST_RX_DROPPED),
-					     delta(a, b, PS_ST_TX_DROPPED));
-			/* Inside a virtual machine the counters follow the emulation (QEMU's e1000e
-			 * counts its 60-byte frames, which carry no FCS there, as too short). */
-			bool vm = ctx->inv->machine.under_hypervisor;
-			struct ps_finding f = {.severity = vm ? PS_SEV_INFO : PS_SEV_WARN,
-					       .dev = ref,
-					       .unit = "frames"};
-			const char *vm_note =
-			    vm ? "; this is a virtual machine, whose emulated NIC "
-				 "counts errors as the emulation sees them: "
-				 "information only"
-			       : "";
-
-			if (crc > 0 || frame > 0) {
-				f.rule = "crc_errors";
-				f.value =
-				    (double)(crc > 0 ? crc : 0) + (double)(frame > 0 ? frame : 0);
-				f.limit = 0;
-				ps_find(ctx, &f,
-					"%lld CRC and %lld framing errors during the plan: damaged "
-					"frames on the wire (a bad cable, connector or port)%s",
-					(long long)(crc > 0 ? crc : 0),
-					(long long)(frame > 0 ? frame : 0), vm_note);
-			} else if (errs > 0) {
-				f.rule = "errors";
-				f.value = (double)errs;
-				f.limit = 0;
-				ps_find(ctx, &f,
-					"%lld receive and transmit errors during the plan (%lld of "
-					"them length errors: runts or frames too long, as a duplex "
-					"mismatch makes)%s",
-					(long long)errs,
-					(long long)(delta(a, b, PS_ST_RX_LENGTH_ERRORS) > 0
-							? delta(a, b, PS_ST_RX_LENGTH_ERRORS)
-							: 0),
-					vm_note);
-			}
-			if (miss > 0 || drops > 0) {
-				f.severity = PS_SEV_INFO;
-				f.rule = "drops";
-				f.value =
-				    (double)(drops > 0 ? drops : 0) + (double)(miss > 0 ? miss : 0);
-				f.limit = PS_NO_VALUE;
-				ps_find(ctx, &f,
-					"%lld frames dropped and %lld missed (receive ring full) "
-					"during "
-					"the plan: the host did not keep up at some point",
-					(long long)(drops > 0 ? drops : 0),
-					(long long)(miss > 0 ? miss : 0));
-			}
-		}
-	}
-
-	/* Carrier changes: those the plan's own steps made (namespace moves, self-test,
-	 * MTU) are set apart; the others are the link's. */
-	cc = n->carrier_changes != PS_UNKNOWN && e->rtlink.carrier_changes != PS_UNKNOWN &&
-		     e->rtlink.carrier_changes >= n->carrier_changes
-		 ? e->rtlink.carrier_changes - n->carrier_changes
-		 : PS_UNKNOWN;
 	by_plan = ps_port_ledger_get(n->mac[0] ? n->mac : NULL, n->name);
-	if (cc != PS_UNKNOWN)
-		unexplained = cc > by_plan ? cc - by_plan : 0;
-	ps_json_set_count(o, "carrier_changes", cc);
-	ps_json_set_count(o, "carrier_changes_by_plan", cc != PS_UNKNOWN ? by_plan : PS_UNKNOWN);
-	ps_json_set_count(o, "carrier_changes_unexplained", unexplained);
-	if (unexplained > 0) {
+	o->carrier_changes = now - n->carrier_changes;
+	o->carrier_changes_by_plan = by_plan;
+	o->carrier_changes_unexplained =
+	    o->carrier_changes > by_plan ? o->carrier_changes - by_plan : 0;
+	if (o->carrier_changes_unexplained > 0) {
 		struct ps_finding f = {.severity = PS_SEV_WARN,
-				       .dev = ref,
+				       .dev = rd->ref,
 				       .rule = "carrier_changes",
-				       .value = unexplained,
+				       .value = o->carrier_changes_unexplained,
 				       .limit = 0,
 				       .unit = "changes"};
 
-		ps_find(
-		    ctx, &f,
-		    "the link went down or up %d time%s during the plan beyond the %d the plan's "
-		    "own steps caused: a flapping link (cable, connector, the partner port)",
-		    unexplained, unexplained == 1 ? "" : "s", by_plan);
+		ps_find(rd->ctx, &f,
+			"the link went down or up %d time%s during the plan beyond the %d the "
+			"plan's own steps caused: a flapping link (cable, connector, the partner "
+			"port)",
+			o->carrier_changes_unexplained,
+			o->carrier_changes_unexplained == 1 ? "" : "s", by_plan);
 	}
+}
 
-	/* What the plan left different from the inventory: nothing should be. */
+/* What the plan left different from the inventory: nothing should be. */
+static void changed(struct reading *rd)
+{
+	const struct ps_nic *n = rd->n;
+	const struct ps_eth_info *e = rd->e;
+	const char *what[5];
+	size_t k = 0;
+
 	if (n->mtu != PS_UNKNOWN && e->rtlink.mtu != PS_UNKNOWN && n->mtu != e->rtlink.mtu)
-		changed(ch, "mtu");
+		what[k++] = "mtu";
 	if (n->has_coalesce && e->has_coalesce &&
 	    memcmp(&n->coalesce, &e->coalesce, sizeof(n->coalesce)) != 0)
-		changed(ch, "coalescing");
+		what[k++] = "coalescing";
 	if (n->rings.known && e->rings.known &&
 	    (n->rings.rx != e->rings.rx || n->rings.tx != e->rings.tx))
-		changed(ch, "rings");
+		what[k++] = "rings";
 	if (n->features.known && e->features.known &&
 	    memcmp(n->features.active, e->features.active, sizeof(n->features.active)) != 0)
-		changed(ch, "offloads");
+		what[k++] = "offloads";
 	if (n->pause.known && e->pause.known &&
 	    (n->pause.rx != e->pause.rx || n->pause.tx != e->pause.tx))
-		changed(ch, "pause");
-	ps_json_set(o, "changed", ch);
-	if (json_object_array_length(ch) > 0)
-		ps_findf(ctx, PS_SEV_FAIL, ref, "not_restored",
+		what[k++] = "pause";
+	for (size_t i = 0; i < k; i++)
+		json_object_array_add(rd->o->changed, json_object_new_string(what[i]));
+	if (k)
+		ps_findf(rd->ctx, PS_SEV_FAIL, rd->ref, "not_restored",
 			 "the plan left %s of %s different from what the inventory read at its "
 			 "start",
-			 json_object_to_json_string_ext(ch, JSON_C_TO_STRING_PLAIN), n->name);
+			 json_object_to_json_string_ext(rd->o->changed, JSON_C_TO_STRING_PLAIN),
+			 n->name);
+}
 
-	/* The link itself. */
+/* The link itself: down, below both ends' best, half duplex, or up. */
+static void link_verdict(struct reading *rd)
+{
+	const struct ps_eth_info *e = rd->e;
+	struct link_row *o = rd->o;
+	const char *why = NULL;
+	bool fault = false, full = false;
+	int best = best_common(&e->modes, &full), speed = o->speed_mbps;
+
+	if (e->state.known && e->state.link == 0)
+		why = ext_state_name(e->state.ext_state, &fault);
+	o->link_down_reason = why;
 	if (e->rtlink.carrier != 1) {
-		bool had = n->carrier == 1;
-
-		ps_json_set_str(o, "link", "down");
-		if (had)
-			ps_findf(ctx, PS_SEV_WARN, ref, "link_lost",
-				 "%s had link when the plan started and has none now%s%s", n->name,
-				 down_why ? ": " : "", down_why ? down_why : "");
+		o->link = "down";
+		if (rd->n->carrier == 1)
+			ps_findf(rd->ctx, PS_SEV_WARN, rd->ref, "link_lost",
+				 "%s had link when the plan started and has none now%s%s",
+				 rd->n->name, why ? ": " : "", why ? why : "");
 		else if (fault)
-			ps_findf(ctx, PS_SEV_WARN, ref, "no_link", "no link: %s", down_why);
+			ps_findf(rd->ctx, PS_SEV_WARN, rd->ref, "no_link", "no link: %s", why);
 		else
-			ps_findf(ctx, PS_SEV_INFO, ref, "no_link",
-				 "no link%s%s: no cable, or the "
-				 "other end is off",
-				 down_why ? ": " : "", down_why ? down_why : "");
+			ps_findf(rd->ctx, PS_SEV_INFO, rd->ref, "no_link",
+				 "no link%s%s: no cable, or the other end is off", why ? ": " : "",
+				 why ? why : "");
 	} else if (best > 0 && speed > 0 && speed < best) {
 		struct ps_finding f = {.severity = PS_SEV_WARN,
-				       .dev = ref,
+				       .dev = rd->ref,
 				       .rule = "below_common",
 				       .value = speed,
 				       .limit = best,
 				       .unit = "Mb/s"};
 
-		ps_json_set_str(o, "link", "below both ends' best");
-		ps_find(
-		    ctx, &f,
-		    "negotiated %d Mb/s %s though both ends advertise %d Mb/s: the classic sign "
-		    "of a bad cable (a broken pair), or a port forced to a lower speed",
-		    speed, e->modes.duplex, best);
+		o->link = "below both ends' best";
+		ps_find(rd->ctx, &f,
+			"negotiated %d Mb/s %s though both ends advertise %d Mb/s: the classic "
+			"sign of a bad cable (a broken pair), or a port forced to a lower speed",
+			speed, e->modes.duplex, best);
 	} else if (best > 0 && full && strcmp(e->modes.duplex, "half") == 0) {
-		ps_json_set_str(o, "link", "half duplex");
-		ps_findf(ctx, PS_SEV_WARN, ref, "half_duplex",
+		o->link = "half duplex";
+		ps_findf(rd->ctx, PS_SEV_WARN, rd->ref, "half_duplex",
 			 "half duplex though both ends advertise full duplex at %d Mb/s: a duplex "
 			 "mismatch or a forced setting",
 			 best);
 	} else {
-		ps_json_set_str(o, "link", best > 0 ? "up, at both ends' best" : "up");
-		ps_examined(ctx, ref, "link", "link up at %d Mb/s %s%s", speed, e->modes.duplex,
-			    best > 0 ? ", the best both ends support" : "");
+		o->link = best > 0 ? "up, at both ends' best" : "up";
+		ps_examined(rd->ctx, rd->ref, "link", "link up at %d Mb/s %s%s", speed,
+			    e->modes.duplex, best > 0 ? ", the best both ends support" : "");
 	}
-	json_object_array_add(ports, o);
-	free(e);
+}
+
+static void port(struct ps_ctx *ctx, struct ps_ethtool *et, const struct ps_nic *n)
+{
+	struct link_result *r = ctx->result;
+	struct reading rd = {.ctx = ctx, .n = n, .ref = ps_nic_ref(n)};
+
+	rd.e = calloc(1, sizeof(*rd.e));
+	rd.o = rd.e ? ps_fields_grow(&link_fields, &r->ports, &r->n_ports) : NULL;
+	if (!rd.o) {
+		free(rd.e);
+		return;
+	}
+	ps_ethtool_query(et, n->name, rd.e);
+	snprintf(rd.o->name, sizeof(rd.o->name), "%s", n->name);
+	rd.o->device = n->id;
+	rd.o->changed = json_object_new_array();
+	if (rd.e->err[PS_ETH_RTLINK] == -ENODEV) {
+		rd.o->link = "gone";
+		ps_findf(ctx, PS_SEV_WARN, rd.ref, "gone",
+			 "%s, in the inventory at the plan's start, is gone: its driver let go of "
+			 "it (see the kernel log) or a step did not put it back",
+			 n->name);
+	} else {
+		identity(&rd);
+		settings(&rd);
+		counters(&rd);
+		carrier(&rd);
+		changed(&rd);
+		link_verdict(&rd);
+	}
+	free(rd.e);
 }
 
 static int run(struct ps_ctx *ctx)
 {
-	json_object *ports = json_object_new_array();
 	struct ps_ethtool et;
 	int ret;
 
-	ps_json_set(ctx->data, "ports", ports);
 	if (ctx->root && ctx->root[0]) {
 		ps_step_reason(ctx, "asks the running kernel: live system only, not with --root");
 		return PS_SKIPPED;
@@ -507,7 +569,7 @@ static int run(struct ps_ctx *ctx)
 	}
 	ps_progress_phase(ctx, "ports", ctx->inv->n_nics, "ports");
 	for (size_t i = 0; i < ctx->inv->n_nics; i++) {
-		port(ctx, &et, &ctx->inv->nics[i], ports);
+		port(ctx, &et, &ctx->inv->nics[i]);
 		ps_progress_set(ctx, i + 1);
 	}
 	ps_ethtool_close(&et);
@@ -528,12 +590,23 @@ static const struct ps_col link_cols[] = {
     {.path = "/link", .title = "link", .flags = PS_COL_WIDE},
 };
 
+#define DRIVER_COLS                                                                                \
+	{.path = "/name", .title = "port", .flags = PS_COL_KEY},                                   \
+	    {.path = "/driver", .title = "driver"}, {.path = "/firmware", .title = "firmware"},    \
+	    {.path = "/bus_info", .title = "bus"},                                                 \
+	{                                                                                          \
+		.path = "/perm_mac", .title = "permanent MAC"                                      \
+	}
+
 static const struct ps_col driver_cols[] = {
-    {.path = "/name", .title = "port", .flags = PS_COL_KEY},
-    {.path = "/driver", .title = "driver"},
-    {.path = "/firmware", .title = "firmware"},
-    {.path = "/bus_info", .title = "bus"},
-    {.path = "/perm_mac", .title = "permanent MAC"},
+    DRIVER_COLS,
+    {.path = "/rx_queues", .title = "rx q", .flags = PS_COL_OPTIONAL},
+    {.path = "/tx_queues", .title = "tx q", .flags = PS_COL_OPTIONAL},
+    {.path = "/msix_vectors", .title = "msi-x", .flags = PS_COL_OPTIONAL},
+};
+
+static const struct ps_col driver_cols_v1[] = {
+    DRIVER_COLS,
     {.path = "/queues", .title = "queues", .flags = PS_COL_OPTIONAL},
     {.path = "/msix_vectors", .title = "msi-x", .flags = PS_COL_OPTIONAL},
 };
@@ -559,6 +632,12 @@ static const struct ps_col settings_cols[] = {
 
 static const struct ps_col offload_cols[] = {
     {.path = "/name", .title = "port", .flags = PS_COL_KEY},
+    {.path = "/offloads_on", .title = "on"},
+    {.path = "/offloads_main", .title = "the main ones", .flags = PS_COL_WIDE},
+};
+
+static const struct ps_col offload_cols_v1[] = {
+    {.path = "/name", .title = "port", .flags = PS_COL_KEY},
     {.path = "/offloads_text", .title = "offloads", .flags = PS_COL_WIDE},
 };
 
@@ -574,39 +653,72 @@ static const struct ps_col counter_cols[] = {
     {.path = "/carrier_changes_unexplained", .title = "other", .better = PS_BETTER_LOWER},
 };
 
+#define LINKS_BLOCK                                                                                \
+	{                                                                                          \
+		.kind = PS_BLOCK_TABLE, .id = "links", .title = "Links at the end of the plan",    \
+		.rows = "/ports", .cols = PS_COLS(link_cols), .empty = "no physical network port", \
+		.note =                                                                            \
+		    "best common: the fastest mode both this port and its link partner advertise"  \
+	}
+#define NEGOTIATION_SETTINGS_BLOCKS                                                                \
+	{.kind = PS_BLOCK_TABLE,                                                                   \
+	 .id = "negotiation",                                                                      \
+	 .title = "Negotiation",                                                                   \
+	 .rows = "/ports",                                                                         \
+	 .cols = PS_COLS(nego_cols)},                                                              \
+	{                                                                                          \
+		.kind = PS_BLOCK_TABLE, .id = "settings", .title = "Settings", .rows = "/ports",   \
+		.cols = PS_COLS(settings_cols),                                                    \
+		.note = "a setting the driver does not support is left out, never shown as 0"      \
+	}
+#define COUNTERS_BLOCK                                                                             \
+	{                                                                                          \
+		.kind = PS_BLOCK_TABLE, .id = "counters",                                          \
+		.title = "During the plan (counters from the inventory to now)", .rows = "/ports", \
+		.cols = PS_COLS(counter_cols),                                                     \
+		.note = "carrier: link changes; by steps: those the plan's own steps caused "      \
+			"(namespace "                                                              \
+			"moves, self-test, MTU)"                                                   \
+	}
+
 static const struct ps_block blocks[] = {
-    {.kind = PS_BLOCK_TABLE,
-     .id = "links",
-     .title = "Links at the end of the plan",
-     .rows = "/ports",
-     .cols = PS_COLS(link_cols),
-     .empty = "no physical network port",
-     .note = "best common: the fastest mode both this port and its link partner advertise"},
+    LINKS_BLOCK,
     {.kind = PS_BLOCK_TABLE,
      .id = "drivers",
      .title = "Drivers",
      .rows = "/ports",
      .cols = PS_COLS(driver_cols)},
+    NEGOTIATION_SETTINGS_BLOCKS,
     {.kind = PS_BLOCK_TABLE,
-     .id = "negotiation",
-     .title = "Negotiation",
+     .id = "offloads",
      .rows = "/ports",
-     .cols = PS_COLS(nego_cols)},
-    {.kind = PS_BLOCK_TABLE,
-     .id = "settings",
-     .title = "Settings",
-     .rows = "/ports",
-     .cols = PS_COLS(settings_cols),
-     .note = "a setting the driver does not support is left out, never shown as 0"},
-    {.kind = PS_BLOCK_TABLE, .id = "offloads", .rows = "/ports", .cols = PS_COLS(offload_cols)},
-    {.kind = PS_BLOCK_TABLE,
-     .id = "counters",
-     .title = "During the plan (counters from the inventory to now)",
-     .rows = "/ports",
-     .cols = PS_COLS(counter_cols),
-     .note = "carrier: link changes; by steps: those the plan's own steps caused (namespace "
-	     "moves, self-test, MTU)"},
+     .cols = PS_COLS(offload_cols),
+     .note = "on: how many offloads are on; the main ones: checksums, segmentation, GRO, LRO, "
+	     "hashing, VLAN parsing"},
+    COUNTERS_BLOCK,
 };
+
+/* Data version 1 (queues and offloads_text as text): reports of an earlier probestick still
+ * show. */
+static const struct ps_block blocks_v1[] = {
+    LINKS_BLOCK,
+    {.kind = PS_BLOCK_TABLE,
+     .id = "drivers",
+     .title = "Drivers",
+     .rows = "/ports",
+     .cols = PS_COLS(driver_cols_v1)},
+    NEGOTIATION_SETTINGS_BLOCKS,
+    {.kind = PS_BLOCK_TABLE, .id = "offloads", .rows = "/ports", .cols = PS_COLS(offload_cols_v1)},
+    COUNTERS_BLOCK,
+};
+
+static const struct ps_view view_v1 = {
+    .name = "nic_link",
+    .version = 1,
+    .blocks = PS_BLOCKS(blocks_v1),
+};
+
+static const struct ps_view *const older_views[] = {&view_v1, NULL};
 
 static const struct ps_view view = {
     .name = "nic_link",
@@ -624,6 +736,8 @@ static const struct ps_step_ops nic_link_ops = {
     .after = "inventory",
     .data_version = DATA_VERSION,
     .view = &view,
+    .result = &result_fields,
+    .older_views = older_views,
     .run = run,
 };
 PS_STEP_REGISTER(nic_link_ops);

@@ -58,10 +58,7 @@ struct loop_result {
 	double pass_pct;
 	struct pair_result *pairs;
 	size_t n_pairs;
-	struct ps_port_state ports[PS_PORTS_MAX * 2];
-	size_t n_ports;
-	struct ps_put_back restored[PS_PUT_BACK_MAX];
-	size_t n_restored;
+	struct ps_nic_rows rows; /* ports[], restored[] */
 };
 
 static const struct ps_field pair_f[] = {
@@ -84,8 +81,7 @@ static const struct ps_field loop_f[] = {
     PS_FIELD_NUMS(struct loop_result, streams, n_streams, "streams"),
     PS_FIELD(struct loop_result, pass_pct, "pass_pct", .unit = "%"),
     PS_FIELD_ARRAY(struct loop_result, pairs, n_pairs, "pairs", &pair_fields),
-    PS_FIELD_ARRAY(struct loop_result, ports, n_ports, "ports", &ps_port_state_fields),
-    PS_FIELD_ARRAY(struct loop_result, restored, n_restored, "restored", &ps_put_back_fields),
+    PS_NIC_ROWS_FIELDS(struct loop_result, rows),
 };
 static const struct ps_fields loop_fields = PS_FIELDS(struct loop_result, loop_f);
 
@@ -95,7 +91,8 @@ struct loop {
 	struct ps_ctx *ctx;
 	struct loop_result *res;
 	struct ps_nic_session s;
-	bool vm; /* emulated NICs report a speed they do not reach: no warning */
+	struct ps_tput_report
+	    report; /* emulated NICs report a speed they do not reach: no warning */
 };
 
 /* One direction (or both at once) at one stream count, run after run. */
@@ -155,37 +152,6 @@ static int one_run(void *arg, unsigned int i, double *v)
 	return 0;
 }
 
-/* A measured row into the pair's tests, with its verdict and finding. */
-static void row_report(struct direction *d, struct pair_result *pr, const struct ps_tput_row *w,
-		       const struct ps_figure *fig, const struct ps_port *from,
-		       const struct ps_cost_result *cost)
-{
-	struct loop *l = d->l;
-	struct ps_tput_result *t = ps_fields_grow(&ps_tput_result_fields, &pr->tests, &pr->n_tests);
-	struct ps_tput_verdict v;
-
-	if (!t)
-		return;
-	ps_tput_judge(w, fig, pr->link_mbps, cost, l->vm, t, &v);
-	if (v.measured)
-		ps_examined(l->ctx, ps_port_ref(from), "measured",
-			    "sent %.0f Mbit/s to %s (%d stream%s, %s)", v.median, w->to, w->streams,
-			    w->streams == 1 ? "" : "s", w->mode);
-	if (v.judged && !v.pass) {
-		struct ps_finding f = {.severity = l->vm ? PS_SEV_INFO : PS_SEV_WARN,
-				       .rule = v.cpu ? "cpu_bound" : "below_link",
-				       .value = v.median,
-				       .limit = v.limit,
-				       .unit = "Mbit/s"};
-
-		/* A CPU that could not drive the link is the machine's ceiling, not the NIC's. */
-		f.dev =
-		    v.cpu ? (struct ps_dev_ref){PS_DEV_MACHINE, l->ctx->inv->machine.id, "machine"}
-			  : ps_port_ref(from);
-		ps_find(l->ctx, &f, "%s", v.text);
-	}
-}
-
 /* The runs of one direction (mode 0 a->b, 1 b->a) or both at once (2). False when aborted. */
 static bool measure(struct loop *l, struct pair_result *pr, const struct ps_port *a,
 		    const struct ps_port *b, int streams, int mode)
@@ -226,9 +192,11 @@ static bool measure(struct loop *l, struct pair_result *pr, const struct ps_port
 	ps_cost_end(&cost, &cr);
 	if (ret == -ECANCELED && !figs[0].n)
 		return false;
-	row_report(&d, pr, &d.w[0], &figs[0], d.from, &cr);
+	ps_tput_report(&l->report, &pr->tests, &pr->n_tests, &d.w[0], &figs[0], pr->link_mbps, &cr,
+		       ps_port_ref(d.from));
 	if (mode == 2)
-		row_report(&d, pr, &d.w[1], &figs[1], d.to, &cr);
+		ps_tput_report(&l->report, &pr->tests, &pr->n_tests, &d.w[1], &figs[1],
+			       pr->link_mbps, &cr, ps_port_ref(d.to));
 	return ret != -ECANCELED;
 }
 
@@ -258,13 +226,7 @@ static int run(struct ps_ctx *ctx)
 	struct loop l = {.ctx = ctx, .res = ctx->result};
 	struct loop_result *r = l.res;
 	bool full = ctx->plan && ctx->plan->level == PS_PLAN_FULL;
-	const struct ps_nic_session_opts so = {.carrier_s = CARRIER_S,
-					       .probe_s = PROBE_S,
-					       .find = ps_find_hook,
-					       .not_tested = ps_not_tested_hook,
-					       .find_arg = ctx,
-					       .should_stop = ps_should_abort_hook,
-					       .stop_arg = ctx};
+	const struct ps_nic_session_opts so = PS_NIC_SESSION_OPTS(ctx, CARRIER_S, PROBE_S);
 	bool aborted;
 	int ret;
 
@@ -287,7 +249,12 @@ static int run(struct ps_ctx *ctx)
 		}
 		return PS_SKIPPED;
 	}
-	l.vm = ctx->inv->machine.under_hypervisor;
+	l.report =
+	    (struct ps_tput_report){.find = ps_find_figure_hook,
+				    .examined = ps_examined_hook,
+				    .arg = ctx,
+				    .machine = {PS_DEV_MACHINE, ctx->inv->machine.id, "machine"},
+				    .vm = ctx->inv->machine.under_hypervisor};
 	ret = ps_nic_session_open(&l.s, ctx->inv, &so);
 	if (ret < 0)
 		return ret;
@@ -296,9 +263,7 @@ static int run(struct ps_ctx *ctx)
 	aborted = l.s.aborted;
 	for (size_t k = 0; !aborted && k < l.s.npairs; k++)
 		aborted = !measure_pair(&l, &l.s.pairs[k]);
-	ps_nic_session_close(&l.s, r->restored, &r->n_restored, PS_PUT_BACK_MAX);
-	memcpy(r->ports, l.s.states, l.s.n_states * sizeof(r->ports[0]));
-	r->n_ports = l.s.n_states;
+	ps_nic_session_end(&l.s, &r->rows);
 	if (aborted || l.s.aborted)
 		return PS_ABORTED;
 	/* nothing measured is never a pass (docs/rules.md, "Measured or not"); a port not

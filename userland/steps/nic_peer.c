@@ -18,38 +18,17 @@
 //config:	  Debian's iperf3 -s works too) to the peer, from it and both
 //config:	  at once. No listening socket is opened.
 //kbuild:step-$(CONFIG_STEP_NIC_PEER) += nic_peer.o
-//schema:{
-//schema:  "type": "object",
-//schema:  "properties": {
-//schema:    "duration_s": {"type": "integer"},
-//schema:    "runs": {"type": "integer"},
-//schema:    "peer": {"type": ["object", "null"]},
-//schema:    "port": {"type": ["object", "null"]},
-//schema:    "tried": {"type": "array", "items": {"type": "object"}},
-//schema:    "tests": {"type": "array", "items": {"type": "object",
-//schema:      "properties": {
-//schema:        "path": {"type": "string"}, "from": {"type": "string"}, "to": {"type": "string"},
-//schema:        "streams": {"type": "integer"}, "mode": {"type": "string"},
-//schema:        "runs_mbps": {"type": "array", "items": {"type": "number"}},
-//schema:        "median_mbps": {"type": ["number", "null"]},
-//schema:        "pct_of_link": {"type": ["number", "null"]},
-//schema:        "verdict": {"type": ["string", "null"]}
-//schema:      },
-//schema:      "required": ["path", "streams", "mode", "runs_mbps", "median_mbps"]}},
-//schema:    "restored": {"type": "array", "items": {"type": "object"}}
-//schema:  },
-//schema:  "required": ["duration_s", "runs", "peer", "tried", "tests", "restored"]
-//schema:}
 /* clang-format on */
 
 #include "core/config.h"
 #include "core/step.h"
-#include "lib/util.h"
+#include "engines/measure.h"
 #include "engines/net/cost.h"
 #include "engines/net/iperf_pair.h"
 #include "engines/net/peer.h"
+#include "engines/net/session.h"
 #include "engines/net/tput.h"
-#include "lib/json.h"
+#include "lib/util.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -58,192 +37,256 @@
 
 #define DATA_VERSION 1
 
+/* ---- the result: data{} as a struct, described once ---- */
+
+struct port_row {
+	char name[IF_NAMESIZE];
+	char address[24]; /* "192.168.1.50/24" */
+	char how[16];	  /* "static", "dhcp", "link-local" */
+	int speed_mbps;	  /* -1 unknown */
+	int mtu;
+};
+
+struct peer_result {
+	int duration_s;
+	struct ps_noise_rule rule;
+	struct ps_peer_row *peer; /* NULL: none found */
+	struct port_row *port;
+	struct ps_peer_try tried[PS_PORTS_MAX];
+	size_t n_tried;
+	struct ps_tput_result *tests;
+	size_t n_tests;
+	struct ps_put_back restored[PS_PUT_BACK_MAX];
+	size_t n_restored;
+};
+
+static const struct ps_field port_f[] = {
+    PS_FIELD(struct port_row, name, "name"),
+    PS_FIELD(struct port_row, address, "address"),
+    PS_FIELD(struct port_row, how, "how"),
+    PS_FIELD(struct port_row, speed_mbps, "speed_mbps", .unit = "Mbit/s", .flags = PS_FLD_NULL),
+    PS_FIELD(struct port_row, mtu, "mtu", .flags = PS_FLD_NULL),
+};
+static const struct ps_fields port_fields = PS_FIELDS(struct port_row, port_f);
+
+static const struct ps_field peer_f[] = {
+    PS_FIELD(struct peer_result, duration_s, "duration_s", .unit = "s"),
+    PS_FIELD(struct peer_result, rule.runs, "runs"),
+    PS_FIELD(struct peer_result, rule.max_runs, "max_runs", .flags = PS_FLD_NEWER),
+    PS_FIELD(struct peer_result, rule.cv_limit_pct, "noise_cv_pct", .unit = "%", .decimals = 1,
+	     .flags = PS_FLD_NEWER),
+    PS_FIELD_OBJP(struct peer_result, peer, "peer", &ps_peer_row_fields, .flags = PS_FLD_NULL),
+    PS_FIELD_OBJP(struct peer_result, port, "port", &port_fields, .flags = PS_FLD_NULL),
+    PS_FIELD_ARRAY(struct peer_result, tried, n_tried, "tried", &ps_peer_try_fields),
+    PS_FIELD_ARRAY(struct peer_result, tests, n_tests, "tests", &ps_tput_result_fields),
+    PS_FIELD_ARRAY(struct peer_result, restored, n_restored, "restored", &ps_put_back_fields),
+};
+static const struct ps_fields peer_fields = PS_FIELDS(struct peer_result, peer_f);
+
+/* ---- measuring ---- */
+
 struct peer_run {
 	struct ps_ctx *ctx;
+	struct peer_result *res;
 	struct ps_peer_link pl;
-	json_object *tests;
-	int duration, runs, nstreams, streams[2];
+	const struct ps_port *p; /* the port facing the peer */
+	struct ps_tput_report report;
+	char peer[INET_ADDRSTRLEN];
+};
+
+/* One direction (mode 0 to the peer, 1 from it) or both at once (2), run after run. */
+struct direction {
+	struct peer_run *r;
+	int streams, mode;
+	struct ps_tput_row w[2]; /* the lead direction's row; the other's when both ways */
+	struct ps_measure_bar bar;
 	double run_t0;
-	uint64_t run_base;
+	char phase[96];
 };
 
 static bool stop_cb(void *arg)
 {
-	struct peer_run *r = arg;
+	struct direction *d = arg;
 
-	ps_progress_set(r->ctx, r->run_base + (uint64_t)((ps_mono_now() - r->run_t0) * 1000));
-	return ps_should_abort(r->ctx);
+	ps_measure_bar_within(&d->bar, (uint64_t)((ps_mono_now() - d->run_t0) * 1000));
+	return ps_should_abort(d->r->ctx);
 }
 
-static void report_row(struct peer_run *r, struct ps_tput_row *w, const struct ps_port *p, int link,
-		       const struct ps_cost_result *cr)
+static int one_run(void *arg, unsigned int i, double *v)
 {
-	struct ps_tput_verdict v;
-	bool vm = r->ctx->inv->machine.under_hypervisor;
+	struct direction *d = arg;
+	struct ps_iperf_opts o = {.server_ns_fd = -1,
+				  .client_ns_fd = d->r->p->ns,
+				  .server_addr = d->r->peer,
+				  .port = d->r->pl.peer_port,
+				  .streams = d->streams,
+				  .duration_s = d->r->res->duration_s,
+				  .reverse = d->mode == 1,
+				  .bidir = d->mode == 2,
+				  .should_stop = stop_cb,
+				  .stop_arg = d};
+	struct ps_iperf_result res;
+	int ret;
 
-	json_object_array_add(r->tests, ps_tput_row_json(w, link, cr, vm, &v));
-	if (v.measured)
-		ps_examined(r->ctx, ps_port_ref(p), "measured", "%s: %.0f Mbit/s (%d stream%s, %s)",
-			    w->path, v.median, w->streams, w->streams == 1 ? "" : "s", w->mode);
-	if (v.judged && !v.pass) {
-		struct ps_finding f = {.severity = vm ? PS_SEV_INFO : PS_SEV_WARN,
-				       .dev = v.cpu ? (struct ps_dev_ref){PS_DEV_MACHINE,
-									  r->ctx->inv->machine.id,
-									  "machine"}
-						    : ps_port_ref(p),
-				       .rule = v.cpu ? "cpu_bound" : "below_link",
-				       .value = v.median,
-				       .limit = v.limit,
-				       .unit = "Mbit/s"};
+	d->run_t0 = ps_mono_now();
+	ret = ps_iperf_client_run(&o, &res);
+	if (ret == -ECANCELED || ps_should_abort(d->r->ctx))
+		return -ECANCELED;
+	if (ret < 0) {
+		const char *e = res.error[0] ? res.error : strerror(-ret);
 
-		ps_find(r->ctx, &f, "%s", v.text);
+		ps_findf(d->r->ctx, PS_SEV_WARN, ps_port_ref(d->r->p), "run_failed",
+			 "%s, run %u: %s", d->phase, i + 1, e);
+		if (!d->w[0].error[0])
+			snprintf(d->w[0].error, sizeof(d->w[0].error), "%s", e);
+		return PS_MEASURE_NO_FIGURE;
 	}
+	ps_tput_row_add(&d->w[0], &res, false);
+	v[0] = res.mbps;
+	if (d->mode == 2) {
+		ps_tput_row_add(&d->w[1], &res, true);
+		v[1] = res.rev_mbps;
+	}
+	return 0;
 }
 
-/* mode 0: to the peer, 1: from it (reverse), 2: both at once. False when aborted. */
+/* The rows of one mode: w[0] its lead direction (to the peer, or from it in mode 1). */
+static void rows_init(struct direction *d)
+{
+	const char *port = d->r->p->name, *peer = d->r->peer;
+
+	for (int k = 0; k < 2; k++) {
+		bool to_peer = (k == 0) != (d->mode == 1);
+
+		d->w[k].from = to_peer ? port : peer;
+		d->w[k].to = to_peer ? peer : port;
+		d->w[k].streams = d->streams;
+		d->w[k].mode = d->mode == 2 ? "both ways" : "one way";
+		snprintf(d->w[k].path, sizeof(d->w[k].path), "%s -> %s", d->w[k].from, d->w[k].to);
+	}
+	snprintf(d->phase, sizeof(d->phase), "%s, %d stream%s",
+		 d->mode == 2 ? "both ways" : d->w[0].path, d->streams, d->streams == 1 ? "" : "s");
+}
+
+/* False when aborted. */
 static bool measure(struct peer_run *r, int streams, int mode)
 {
-	const struct ps_port *p = &r->pl.ps.p[r->pl.port];
-	char peer[INET_ADDRSTRLEN], phase[96];
-	struct ps_tput_row to = {.streams = streams}, from = {.streams = streams};
+	struct direction d = {.r = r, .streams = streams, .mode = mode};
+	struct ps_measure m = {.rule = r->res->rule,
+			       .nfig = mode == 2 ? 2 : 1,
+			       .run = one_run,
+			       .arg = &d,
+			       .progress = ps_measure_bar_hook,
+			       .progress_arg = &d.bar};
 	struct ps_cost cost = {.root = r->ctx->root};
 	struct ps_cost_result cr;
-	bool aborted = false;
+	struct ps_figure figs[2];
+	int ret;
 
-	inet_ntop(AF_INET, &r->pl.peer_addr, peer, sizeof(peer));
-	to.from = from.to = p->name;
-	to.to = from.from = peer;
-	to.mode = from.mode = mode == 2 ? "both ways" : "one way";
-	snprintf(to.path, sizeof(to.path), "%s -> %s", p->name, peer);
-	snprintf(from.path, sizeof(from.path), "%s -> %s", peer, p->name);
-	if (p->nic)
-		ps_cost_watch_pci(&cost, p->nic->pci_address);
-	snprintf(phase, sizeof(phase), "%s, %d stream%s",
-		 mode == 0   ? to.path
-		 : mode == 1 ? from.path
-			     : "both ways",
-		 streams, streams == 1 ? "" : "s");
-	ps_progress_phase(r->ctx, phase, (uint64_t)r->runs * (uint64_t)r->duration * 1000, "ms");
+	rows_init(&d);
+	if (r->p->nic)
+		ps_cost_watch_pci(&cost, r->p->nic->pci_address);
+	ps_measure_bar_start(&d.bar, r->ctx, d.phase, ps_measure_planned(&m.rule),
+			     (uint64_t)r->res->duration_s * 1000, "ms");
 	ps_cost_begin(&cost);
-	for (int k = 0; k < r->runs && k < PS_TPUT_MAX_RUNS; k++) {
-		struct ps_iperf_opts o = {.server_ns_fd = -1,
-					  .client_ns_fd = p->ns,
-					  .server_addr = peer,
-					  .port = r->pl.peer_port,
-					  .streams = streams,
-					  .duration_s = r->duration,
-					  .reverse = mode == 1,
-					  .bidir = mode == 2,
-					  .should_stop = stop_cb,
-					  .stop_arg = r};
-		struct ps_iperf_result res;
-		struct ps_tput_row *w = mode == 1 ? &from : &to;
-		int ret;
-
-		r->run_t0 = ps_mono_now();
-		r->run_base = (uint64_t)k * (uint64_t)r->duration * 1000;
-		ret = ps_iperf_client_run(&o, &res);
-		if (ret == -ECANCELED || ps_should_abort(r->ctx)) {
-			aborted = true;
-			break;
-		}
-		if (ret < 0) {
-			const char *e = res.error[0] ? res.error : strerror(-ret);
-
-			ps_findf(r->ctx, PS_SEV_WARN, ps_port_ref(p), "run_failed",
-				 "%s, run %d: %s", phase, k + 1, e);
-			if (!w->error[0])
-				snprintf(w->error, sizeof(w->error), "%s", e);
-			continue;
-		}
-		ps_tput_row_add(w, &res, false);
-		if (mode == 2)
-			ps_tput_row_add(&from, &res, true);
-	}
+	ret = ps_measure_run(&m, figs);
 	ps_cost_end(&cost, &cr);
-	if (mode != 1)
-		report_row(r, &to, p, p->speed, &cr);
-	if (mode != 0)
-		report_row(r, &from, p, p->speed, &cr);
-	return !aborted;
+	if (ret == -ECANCELED && !figs[0].n)
+		return false;
+	for (unsigned int k = 0; k < m.nfig; k++)
+		ps_tput_report(&r->report, &r->res->tests, &r->res->n_tests, &d.w[k], &figs[k],
+			       r->p->speed, &cr, ps_port_ref(r->p));
+	return ret != -ECANCELED;
 }
 
-static json_object *port_json(const struct ps_peer_link *pl)
+/* What was found: the peer, the port facing it. */
+static void found(struct peer_run *r)
 {
-	const struct ps_port *p = &pl->ps.p[pl->port];
-	json_object *o = json_object_new_object();
+	struct peer_result *res = r->res;
 
-	ps_json_set_str(o, "name", p->name);
-	ps_json_set_str(o, "address", pl->addr.txt);
-	ps_json_set_str(o, "how", pl->addr.how);
-	ps_json_set_count(o, "speed_mbps", p->speed > 0 ? p->speed : PS_UNKNOWN);
-	ps_json_set_count(o, "mtu", (int)p->mtu);
-	return o;
+	res->peer = ps_fields_new(&ps_peer_row_fields, 1);
+	if (res->peer)
+		ps_peer_link_row(&r->pl, res->peer);
+	res->port = ps_fields_new(&port_fields, 1);
+	if (res->port) {
+		snprintf(res->port->name, sizeof(res->port->name), "%s", r->p->name);
+		snprintf(res->port->address, sizeof(res->port->address), "%s", r->pl.addr.txt);
+		snprintf(res->port->how, sizeof(res->port->how), "%s", r->pl.addr.how);
+		res->port->speed_mbps = r->p->speed > 0 ? r->p->speed : -1;
+		res->port->mtu = (int)r->p->mtu;
+	}
+	inet_ntop(AF_INET, &r->pl.peer_addr, r->peer, sizeof(r->peer));
+}
+
+/* Every port back, with its rows and a fail finding for one not as it was. */
+static void put_back(struct peer_run *r)
+{
+	struct peer_result *res = r->res;
+
+	ps_peer_link_close(&r->pl);
+	for (size_t i = 0; i < r->pl.ps.n_put_back && res->n_restored < PS_PUT_BACK_MAX; i++)
+		res->restored[res->n_restored++] = r->pl.ps.put_back[i];
+	for (size_t i = 0; i < r->pl.ps.n; i++)
+		if (r->pl.ps.p[i].restore_error[0])
+			ps_findf(r->ctx, PS_SEV_FAIL, ps_port_ref(&r->pl.ps.p[i]), "not_restored",
+				 "%s", r->pl.ps.p[i].restore_error);
+}
+
+static int no_peer(struct peer_run *r)
+{
+	struct ps_ctx *ctx = r->ctx;
+
+	if (ps_should_abort(ctx))
+		return PS_ABORTED;
+	ps_step_reason(ctx,
+		       "no peer: %s (start another stick in server mode on the same segment, or "
+		       "name an iperf3 server with peer= in probestick.cfg)",
+		       r->pl.why);
+	if (ctx->cfg && ctx->cfg->peer[0])
+		ps_findf(ctx, PS_SEV_WARN, (struct ps_dev_ref){0}, "peer_unreachable",
+			 "the peer probestick.cfg names (%s) did not answer: %s", ctx->cfg->peer,
+			 r->pl.why);
+	return PS_SKIPPED;
 }
 
 static int run(struct ps_ctx *ctx)
 {
-	struct peer_run r = {.ctx = ctx};
-	json_object *data = ctx->data, *restored = json_object_new_array();
-	bool aborted = false;
-	int ret;
+	struct peer_run r = {
+	    .ctx = ctx,
+	    .res = ctx->result,
+	    .report = {.find = ps_find_figure_hook,
+		       .examined = ps_examined_hook,
+		       .arg = ctx,
+		       .machine = {PS_DEV_MACHINE, ctx->inv->machine.id, "machine"},
+		       .vm = ctx->inv->machine.under_hypervisor}};
+	struct peer_result *res = r.res;
+	bool full = ctx->plan && ctx->plan->level == PS_PLAN_FULL, aborted = false;
+	int streams[2] = {1, 4}, ret;
 
-	r.tests = json_object_new_array();
-	if (ctx->plan && ctx->plan->level == PS_PLAN_FULL) {
-		r.duration = 10;
-		r.runs = 3;
-		r.nstreams = 2;
-		r.streams[0] = 1;
-		r.streams[1] = 4;
-	} else {
-		r.duration = 3;
-		r.runs = 2;
-		r.nstreams = 1;
-		r.streams[0] = 1;
-	}
-	ps_json_set(data, "duration_s", json_object_new_int(r.duration));
-	ps_json_set(data, "runs", json_object_new_int(r.runs));
-	ps_json_set(data, "peer", NULL);
-	ps_json_set(data, "port", NULL);
-	ps_json_set(data, "tests", r.tests);
-	ps_json_set(data, "restored", restored);
+	/* the plan: how long a run is, the noise rule; 1 stream (and 4 in full) */
+	res->duration_s = full ? 10 : 3;
+	res->rule = full ? (struct ps_noise_rule){.runs = 3, .max_runs = 5, .cv_limit_pct = 5.0}
+			 : (struct ps_noise_rule){.runs = 2, .max_runs = 3, .cv_limit_pct = 10.0};
 	if (ctx->root && ctx->root[0]) {
-		ps_json_set(data, "tried", json_object_new_array());
 		ps_step_reason(ctx, "moves real network ports: live system only, not with --root");
 		return PS_SKIPPED;
 	}
 	ps_progress_phase(ctx, "finding the peer", 1, "peer");
-	ret = ps_peer_link_open(&r.pl, ctx->inv, ctx->cfg ? &ctx->cfg->net_want : NULL, NULL,
-				restored, ps_should_abort_hook, ctx);
-	ps_json_set(data, "tried", r.pl.tried);
-	if (ret < 0) {
-		ps_peer_link_close(&r.pl);
-		return ret;
+	ret = ps_peer_link_open(&r.pl, ctx->inv, ctx->cfg ? &ctx->cfg->net_want : NULL, NULL, NULL,
+				ps_should_abort_hook, ctx);
+	memcpy(res->tried, r.pl.tries, r.pl.n_tries * sizeof(res->tried[0]));
+	res->n_tried = r.pl.n_tries;
+	json_object_put(r.pl.tried);
+	if (ret < 0 || r.pl.port < 0) {
+		put_back(&r);
+		return ret < 0 ? ret : no_peer(&r);
 	}
-	if (r.pl.port < 0) {
-		ps_peer_link_close(&r.pl);
-		if (ps_should_abort(ctx))
-			return PS_ABORTED;
-		ps_step_reason(ctx,
-			       "no peer: %s (start another stick in server mode on the same "
-			       "segment, or name an iperf3 server with peer= in probestick.cfg)",
-			       r.pl.why);
-		if (ctx->cfg && ctx->cfg->peer[0])
-			ps_findf(ctx, PS_SEV_WARN, (struct ps_dev_ref){0}, "peer_unreachable",
-				 "the peer probestick.cfg names (%s) did not answer: %s",
-				 ctx->cfg->peer, r.pl.why);
-		return PS_SKIPPED;
-	}
-	ps_json_set(data, "peer", ps_peer_link_json(&r.pl));
-	ps_json_set(data, "port", port_json(&r.pl));
-	for (int s = 0; !aborted && s < r.nstreams; s++)
+	r.p = &r.pl.ps.p[r.pl.port];
+	found(&r);
+	for (int s = 0; !aborted && s < (full ? 2 : 1); s++)
 		for (int mode = 0; !aborted && mode < 3; mode++)
-			aborted = !measure(&r, r.streams[s], mode);
-	ps_peer_link_close(&r.pl);
-	for (size_t i = 0; i < r.pl.ps.n; i++)
-		if (r.pl.ps.p[i].restore_error[0])
-			ps_findf(ctx, PS_SEV_FAIL, ps_port_ref(&r.pl.ps.p[i]), "not_restored", "%s",
-				 r.pl.ps.p[i].restore_error);
+			aborted = !measure(&r, streams[s], mode);
+	put_back(&r);
 	return aborted ? PS_ABORTED : PS_PASS;
 }
 
@@ -281,35 +324,9 @@ static const struct ps_col tput_cols[] = {
     {.path = "/path", .title = "path", .flags = PS_COL_KEY},
     {.path = "/mode", .title = "mode", .flags = PS_COL_KEY},
     {.path = "/streams", .title = "str", .flags = PS_COL_KEY},
-    {.path = "/median_mbps",
-     .title = "Mbit/s",
-     .unit = "Mbit/s",
-     .decimals = 0,
-     .better = PS_BETTER_HIGHER,
-     .flags = PS_COL_HEADLINE,
-     .spread = "/cv_pct",
-     .min = "/min_mbps",
-     .max = "/max_mbps"},
-    {.path = "/pct_of_link",
-     .title = "link",
-     .unit = "%",
-     .decimals = 0,
-     .better = PS_BETTER_HIGHER},
-    {.path = "/retransmits", .title = "retr", .better = PS_BETTER_LOWER, .flags = PS_COL_OPTIONAL},
-    {.path = "/cost/busiest_core_pct",
-     .title = "top core",
-     .unit = "%",
-     .decimals = 0,
-     .better = PS_BETTER_LOWER},
-    {.path = "/verdict", .title = "verdict", .fmt = PS_FMT_STATUS, .flags = PS_COL_MEASURED},
-};
-
-static const struct ps_col restored_cols[] = {
-    {.path = "/port", .title = "port", .flags = PS_COL_KEY},
-    {.path = "/setting", .title = "setting", .flags = PS_COL_KEY},
-    {.path = "/was", .title = "was"},
-    {.path = "/now", .title = "now"},
-    {.path = "/restored", .title = "restored", .fmt = PS_FMT_BOOL},
+    PS_COL_FIGURE("mbps", "Mbit/s", "Mbit/s", 0, PS_BETTER_HIGHER, PS_COL_HEADLINE),
+    PS_COL_FIGURE_RANGE("mbps", 0),
+    PS_TPUT_COLS,
 };
 
 static const struct ps_block blocks[] = {
@@ -336,12 +353,8 @@ static const struct ps_block blocks[] = {
      .rows = "/tests",
      .cols = PS_COLS(tput_cols),
      .empty = "no peer was measured",
-     .note = "pass at 80% of this port's negotiated speed"},
-    {.kind = PS_BLOCK_TABLE,
-     .id = "restored",
-     .title = "Put back after the step",
-     .rows = "/restored",
-     .cols = PS_COLS(restored_cols)},
+     .note = "pass at 80% of this port's negotiated speed; " PS_FIGURE_NOTE},
+    PS_NIC_RESTORED_BLOCK,
 };
 
 static const struct ps_view view = {
@@ -360,6 +373,7 @@ static const struct ps_step_ops nic_peer_ops = {
     .after = "inventory",
     .data_version = DATA_VERSION,
     .view = &view,
+    .result = &peer_fields,
     .run = run,
     .estimate_s = estimate,
 };

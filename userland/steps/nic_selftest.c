@@ -14,35 +14,15 @@
 //config:	  seconds; the port is checked back as it was afterwards (up or
 //config:	  down, MTU, link). Ports with an address are left alone.
 //kbuild:step-$(CONFIG_STEP_NIC_SELFTEST) += nic_selftest.o
-//schema:{
-//schema:  "type": "object",
-//schema:  "properties": {
-//schema:    "ports": {"type": "array", "items": {"type": "object",
-//schema:      "properties": {
-//schema:        "name": {"type": "string"}, "device": {"type": ["string", "null"]},
-//schema:        "offline": {"type": ["boolean", "null"]},
-//schema:        "result": {"enum": ["pass", "fail", "none", "error", "not run"]},
-//schema:        "seconds": {"type": ["number", "null"]},
-//schema:        "tests": {"type": "array", "items": {"type": "object",
-//schema:          "properties": {"name": {"type": "string"}, "code": {"type": "integer"},
-//schema:                         "passed": {"type": "boolean"}},
-//schema:          "required": ["name", "code", "passed"]}},
-//schema:        "reason": {"type": ["string", "null"]}
-//schema:      },
-//schema:      "required": ["name", "result", "tests"]}},
-//schema:    "restored": {"type": "array", "items": {"type": "object"}}
-//schema:  },
-//schema:  "required": ["ports", "restored"]
-//schema:}
 /* clang-format on */
 
 #include "core/step.h"
-#include "lib/util.h"
-#include "engines/net/ports.h"
+#include "engines/net/session.h"
 #include "hw/ethtool.h"
-#include "lib/json.h"
+#include "lib/util.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -50,121 +30,185 @@
 #define RELINK_S     8.0 /* an offline test resets the port: autonegotiation again */
 #define DATA_VERSION 1
 
-static void row(json_object *ports, const char *name, const char *id, const char *result,
-		const char *reason, json_object *tests, int offline, double seconds)
-{
-	json_object *o = json_object_new_object();
+/* ---- the result: data{} as a struct, described once ---- */
 
-	ps_json_set_str(o, "name", name);
-	ps_json_set_str(o, "device", id);
-	ps_json_set_tri(o, "offline", offline);
-	ps_json_set_str(o, "result", result);
-	ps_json_set(o, "seconds", seconds >= 0 ? ps_json_new_num(seconds, 1) : NULL);
-	ps_json_set(o, "tests", tests ? tests : json_object_new_array());
-	ps_json_set_str(o, "reason", reason);
-	json_object_array_add(ports, o);
+struct test_row {
+	char name[32]; /* as the driver names it: "Register test  (offline)" */
+	int64_t code;  /* what the driver returned: 0 passed */
+	bool passed;
+};
+
+struct port_row {
+	char name[IF_NAMESIZE];
+	const char *device; /* the inventory's id, NULL for a port it does not know */
+	ps_tri offline;
+	const char *result; /* result_names */
+	double seconds;	    /* NAN: it did not run */
+	struct test_row *tests;
+	size_t n_tests;
+	char reason[200]; /* "" none */
+};
+
+struct selftest_result {
+	struct port_row *ports;
+	size_t n_ports;
+	struct ps_put_back restored[PS_PUT_BACK_MAX];
+	size_t n_restored;
+};
+
+static const char *const result_names[] = {"pass", "fail", "none", "error", "not run", NULL};
+
+static const struct ps_field test_f[] = {
+    PS_FIELD(struct test_row, name, "name"),
+    PS_FIELD(struct test_row, code, "code"),
+    PS_FIELD(struct test_row, passed, "passed"),
+};
+static const struct ps_fields test_fields = PS_FIELDS(struct test_row, test_f);
+
+static const struct ps_field port_f[] = {
+    PS_FIELD(struct port_row, name, "name"),
+    PS_FIELD(struct port_row, device, "device", .flags = PS_FLD_NULL),
+    PS_FIELD(struct port_row, offline, "offline", .flags = PS_FLD_NULL),
+    PS_FIELD(struct port_row, result, "result", .names = result_names),
+    PS_FIELD(struct port_row, seconds, "seconds", .unit = "s", .decimals = 1, .flags = PS_FLD_NULL),
+    PS_FIELD_ARRAY(struct port_row, tests, n_tests, "tests", &test_fields),
+    PS_FIELD(struct port_row, reason, "reason", .flags = PS_FLD_NULL),
+};
+static const struct ps_fields port_fields = PS_FIELDS(struct port_row, port_f);
+
+static const struct ps_field selftest_f[] = {
+    PS_FIELD_ARRAY(struct selftest_result, ports, n_ports, "ports", &port_fields),
+    PS_FIELD_ARRAY(struct selftest_result, restored, n_restored, "restored", &ps_put_back_fields),
+};
+static const struct ps_fields selftest_fields = PS_FIELDS(struct selftest_result, selftest_f);
+
+/* ---- testing ---- */
+
+static struct port_row *row(struct selftest_result *r, const char *name, const struct ps_nic *nic,
+			    const char *result, const char *reason)
+{
+	struct port_row *o = ps_fields_grow(&port_fields, &r->ports, &r->n_ports);
+
+	if (!o)
+		return NULL;
+	snprintf(o->name, sizeof(o->name), "%s", name);
+	o->device = nic ? nic->id : NULL;
+	o->result = result;
+	snprintf(o->reason, sizeof(o->reason), "%s", reason ? reason : "");
+	return o;
 }
 
-static void test_port(struct ps_ctx *ctx, struct ps_ethtool *et, struct ps_rtnl *r,
-		      const struct ps_port *p, json_object *ports, json_object *restored)
+/* The driver's answers, each test a row and each failed one a finding; the port's verdict. */
+static void take_results(struct ps_ctx *ctx, struct ps_dev_ref ref, const char *name,
+			 const struct ps_eth_selftest *st, struct port_row *o)
 {
-	struct ps_dev_ref ref =
-	    p->nic ? ps_nic_ref(p->nic) : (struct ps_dev_ref){PS_DEV_NIC, NULL, p->name};
-	const char *id = p->nic ? p->nic->id : NULL;
-	struct ps_eth_selftest st;
-	struct ps_port_hold hold;
-	struct ps_link l;
-	json_object *tests;
-	char was[16], now[16], why[200];
-	double t0;
-	int n = ps_ethtool_selftest_count(et, p->name), ret, failed = 0;
+	int failed = 0;
 
-	if (n <= 0) {
-		snprintf(why, sizeof(why), "%s",
-			 n == 0		    ? "the driver has no self-test"
-			 : n == -EOPNOTSUPP ? "the driver has no self-test"
-					    : strerror(-n));
-		ps_findf(ctx, PS_SEV_INFO, ref, "no_selftest", "%s: %s", p->name, why);
-		row(ports, p->name, id, n == 0 || n == -EOPNOTSUPP ? "none" : "error", why, NULL,
-		    PS_TRI_UNKNOWN, -1);
-		return;
+	o->tests = ps_fields_new(&test_fields, (size_t)st->n);
+	o->n_tests = o->tests ? (size_t)st->n : 0;
+	for (size_t i = 0; i < o->n_tests; i++) {
+		snprintf(o->tests[i].name, sizeof(o->tests[i].name), "%s", st->names[i]);
+		o->tests[i].code = (int64_t)st->result[i];
+		o->tests[i].passed = st->result[i] == 0;
 	}
-	ps_port_hold_begin(&hold, r, p->name, p->nic ? p->nic->mac : NULL);
-	t0 = ps_mono_now();
-	ret = ps_ethtool_selftest(et, p->name, true, &st);
-	ps_port_hold_end(&hold, r, p->orig_up && p->orig_carrier ? RELINK_S : 0);
-	if (ret < 0) {
-		snprintf(why, sizeof(why), "ETHTOOL_TEST: %s", strerror(-ret));
-		ps_findf(ctx, PS_SEV_WARN, ref, "selftest_error",
-			 "%s: the self-test could not run: %s", p->name, strerror(-ret));
-		row(ports, p->name, id, "error", why, NULL, PS_TRI_UNKNOWN, ps_mono_now() - t0);
-	} else {
-		tests = json_object_new_array();
-		for (int i = 0; i < st.n; i++) {
-			json_object *t = json_object_new_object();
-
-			ps_json_set_str(t, "name", st.names[i]);
-			ps_json_set(t, "code", json_object_new_int64((int64_t)st.result[i]));
-			ps_json_set(t, "passed", json_object_new_boolean(st.result[i] == 0));
-			json_object_array_add(tests, t);
-			if (st.result[i] != 0) {
-				failed++;
-				ps_findf(ctx, PS_SEV_FAIL, ref, "test_failed",
-					 "%s: the driver's \"%s\" failed (code %llu)", p->name,
-					 st.names[i], (unsigned long long)st.result[i]);
-			}
-		}
-		if (st.failed && failed == 0)
+	for (int i = 0; i < st->n; i++)
+		if (st->result[i] != 0) {
+			failed++;
 			ps_findf(ctx, PS_SEV_FAIL, ref, "test_failed",
-				 "%s: the driver says its self-test failed", p->name);
-		if (!st.failed && failed == 0)
-			ps_examined(ctx, ref, "passed",
-				    "the driver's %d self-tests passed (offline)", st.n);
-		row(ports, p->name, id, st.failed || failed ? "fail" : "pass", NULL, tests, 1,
-		    ps_mono_now() - t0);
-	}
-	/* As it was: up or down, MTU, link. */
-	ret = ps_rtnl_link_find(r, p->name, NULL, 0, &l);
-	ps_restored_row(restored, p->name, "up", p->orig_up ? "up" : "down",
-			ret < 0		   ? NULL
-			: l.flags & IFF_UP ? "up"
-					   : "down");
+				 "%s: the driver's \"%s\" failed (code %llu)", name, st->names[i],
+				 (unsigned long long)st->result[i]);
+		}
+	if (st->failed && failed == 0)
+		ps_findf(ctx, PS_SEV_FAIL, ref, "test_failed",
+			 "%s: the driver says its self-test failed", name);
+	if (!st->failed && failed == 0)
+		ps_examined(ctx, ref, "passed", "the driver's %d self-tests passed (offline)",
+			    st->n);
+	o->offline = 1;
+	o->result = st->failed || failed ? "fail" : "pass";
+}
+
+/* As it was: up or down, MTU, link; a row each, and a finding when not. */
+static void check_back(struct ps_ctx *ctx, struct selftest_result *r, struct ps_rtnl *rt,
+		       const struct ps_port *p, struct ps_dev_ref ref)
+{
+	struct ps_link l;
+	int ret = ps_rtnl_link_find(rt, p->name, NULL, 0, &l);
+	const char *up = ret < 0 ? NULL : l.flags & IFF_UP ? "up" : "down";
+	char was[16], now[16];
+
+	ps_put_back_add(r->restored, &r->n_restored, PS_PUT_BACK_MAX, p->name, "up",
+			p->orig_up ? "up" : "down", up);
 	snprintf(was, sizeof(was), "%u", p->orig_mtu);
 	snprintf(now, sizeof(now), "%u", ret < 0 ? 0 : l.mtu);
-	ps_restored_row(restored, p->name, "mtu", was, ret < 0 ? NULL : now);
+	ps_put_back_add(r->restored, &r->n_restored, PS_PUT_BACK_MAX, p->name, "mtu", was,
+			ret < 0 ? NULL : now);
 	if (p->orig_carrier)
-		ps_restored_row(restored, p->name, "link", "up",
+		ps_put_back_add(r->restored, &r->n_restored, PS_PUT_BACK_MAX, p->name, "link", "up",
 				ret < 0		 ? NULL
 				: l.carrier == 1 ? "up"
 						 : "down");
 	if (ret < 0 || !!(l.flags & IFF_UP) != p->orig_up || l.mtu != p->orig_mtu)
 		ps_findf(ctx, PS_SEV_FAIL, ref, "not_restored",
 			 "%s is not as it was after its self-test (%s, MTU %u; was %s, MTU %u)",
-			 p->name,
-			 ret < 0	    ? "gone"
-			 : l.flags & IFF_UP ? "up"
-					    : "down",
-			 ret < 0 ? 0 : l.mtu, p->orig_up ? "up" : "down", p->orig_mtu);
+			 p->name, up ? up : "gone", ret < 0 ? 0 : l.mtu, p->orig_up ? "up" : "down",
+			 p->orig_mtu);
 	else if (p->orig_carrier && l.carrier != 1)
 		ps_findf(ctx, PS_SEV_WARN, ref, "link_not_back",
 			 "%s had link before its self-test and none %.0f s after it", p->name,
 			 RELINK_S);
 }
 
+static void test_port(struct ps_ctx *ctx, struct ps_ethtool *et, struct ps_rtnl *rt,
+		      const struct ps_port *p)
+{
+	struct selftest_result *r = ctx->result;
+	struct ps_dev_ref ref =
+	    p->nic ? ps_nic_ref(p->nic) : (struct ps_dev_ref){PS_DEV_NIC, NULL, p->name};
+	struct ps_eth_selftest st;
+	struct ps_port_hold hold;
+	struct port_row *o;
+	double t0;
+	int n = ps_ethtool_selftest_count(et, p->name), ret;
+
+	if (n <= 0) {
+		bool none = n == 0 || n == -EOPNOTSUPP;
+		const char *why = none ? "the driver has no self-test" : strerror(-n);
+
+		ps_findf(ctx, PS_SEV_INFO, ref, "no_selftest", "%s: %s", p->name, why);
+		row(r, p->name, p->nic, none ? "none" : "error", why);
+		return;
+	}
+	ps_port_hold_begin(&hold, rt, p->name, p->nic ? p->nic->mac : NULL);
+	t0 = ps_mono_now();
+	ret = ps_ethtool_selftest(et, p->name, true, &st);
+	ps_port_hold_end(&hold, rt, p->orig_up && p->orig_carrier ? RELINK_S : 0);
+	o = row(r, p->name, p->nic, "error", NULL);
+	if (o)
+		o->seconds = ps_mono_now() - t0;
+	if (ret < 0) {
+		if (o)
+			snprintf(o->reason, sizeof(o->reason), "ETHTOOL_TEST: %s", strerror(-ret));
+		ps_findf(ctx, PS_SEV_WARN, ref, "selftest_error",
+			 "%s: the self-test could not run: %s", p->name, strerror(-ret));
+	} else if (o) {
+		take_results(ctx, ref, p->name, &st, o);
+	}
+	check_back(ctx, r, rt, p, ref);
+}
+
 static int run(struct ps_ctx *ctx)
 {
-	json_object *ports = json_object_new_array(), *restored = json_object_new_array();
+	struct selftest_result *r = ctx->result;
 	struct ps_ports ps;
 	struct ps_ethtool et;
 	int ret;
 
-	ps_json_set(ctx->data, "ports", ports);
-	ps_json_set(ctx->data, "restored", restored);
 	if (ctx->root && ctx->root[0]) {
 		ps_step_reason(ctx, "tests real ports: live system only, not with --root");
 		return PS_SKIPPED;
 	}
-	ret = ps_ports_open(&ps, ctx->inv, NULL, restored);
+	ret = ps_ports_open(&ps, ctx->inv, NULL, NULL);
 	if (ret < 0)
 		return ret;
 	ret = ps_ethtool_open(&et);
@@ -175,11 +219,10 @@ static int run(struct ps_ctx *ctx)
 		return ret;
 	}
 	for (size_t i = 0; i < ps.n_left; i++)
-		row(ports, ps.left[i].name, ps.left[i].nic ? ps.left[i].nic->id : NULL, "not run",
-		    ps.left[i].why, NULL, PS_TRI_UNKNOWN, -1);
+		row(r, ps.left[i].name, ps.left[i].nic, "not run", ps.left[i].why);
 	ps_progress_phase(ctx, "self-tests", ps.n, "ports");
 	for (size_t i = 0; i < ps.n && !ps_should_abort(ctx); i++) {
-		test_port(ctx, &et, &ps.home_r, &ps.p[i], ports, restored);
+		test_port(ctx, &et, &ps.home_r, &ps.p[i]);
 		ps_progress_set(ctx, i + 1);
 	}
 	ps_ethtool_close(&et);
@@ -213,14 +256,6 @@ static const struct ps_col test_cols[] = {
     {.path = "/code", .title = "code"},
 };
 
-static const struct ps_col restored_cols[] = {
-    {.path = "/port", .title = "port", .flags = PS_COL_KEY},
-    {.path = "/setting", .title = "setting", .flags = PS_COL_KEY},
-    {.path = "/was", .title = "was"},
-    {.path = "/now", .title = "now"},
-    {.path = "/restored", .title = "restored", .fmt = PS_FMT_BOOL},
-};
-
 static const struct ps_block blocks[] = {
     {.kind = PS_BLOCK_TABLE,
      .id = "ports",
@@ -235,11 +270,7 @@ static const struct ps_block blocks[] = {
      .nested = "/tests",
      .cols = PS_COLS(test_cols),
      .note = "code: what the driver returned; 0 is a pass"},
-    {.kind = PS_BLOCK_TABLE,
-     .id = "restored",
-     .title = "After the tests",
-     .rows = "/restored",
-     .cols = PS_COLS(restored_cols)},
+    PS_NIC_RESTORED_BLOCK,
 };
 
 static const struct ps_view view = {
@@ -258,6 +289,7 @@ static const struct ps_step_ops nic_selftest_ops = {
     .after = "inventory",
     .data_version = DATA_VERSION,
     .view = &view,
+    .result = &selftest_fields,
     .run = run,
     .estimate_s = estimate,
 };

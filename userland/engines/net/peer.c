@@ -584,16 +584,38 @@ int ps_net_configure(int ns_fd, struct ps_rtnl *r, const char *ifname, int ifind
 #define DHCP_S	  4.0
 #define ASK_S	  2.0
 
+static const struct ps_field try_f[] = {
+    PS_FIELD(struct ps_peer_try, port, "port"),
+    PS_FIELD(struct ps_peer_try, address, "address", .flags = PS_FLD_NULL),
+    PS_FIELD(struct ps_peer_try, how, "how", .flags = PS_FLD_NULL),
+    PS_FIELD(struct ps_peer_try, result, "result"),
+};
+const struct ps_fields ps_peer_try_fields = PS_FIELDS(struct ps_peer_try, try_f);
+
+static const struct ps_field peer_row_f[] = {
+    PS_FIELD(struct ps_peer_row, address, "address"),
+    PS_FIELD(struct ps_peer_row, iperf_port, "iperf_port"),
+    PS_FIELD(struct ps_peer_row, found_by, "found_by", .flags = PS_FLD_NULL),
+    PS_FIELD(struct ps_peer_row, probestick, "probestick"),
+    PS_FIELD(struct ps_peer_row, name, "name", .flags = PS_FLD_NULL),
+    PS_FIELD(struct ps_peer_row, version, "version", .flags = PS_FLD_NULL),
+    PS_FIELD(struct ps_peer_row, mtu, "mtu", .flags = PS_FLD_NULL),
+};
+const struct ps_fields ps_peer_row_fields = PS_FIELDS(struct ps_peer_row, peer_row_f);
+
 static void tried(struct ps_peer_link *pl, const char *port, const char *addr, const char *how,
 		  const char *result)
 {
-	json_object *o = json_object_new_object();
+	struct ps_peer_try *t;
 
-	json_object_object_add(o, "port", json_object_new_string(port));
-	json_object_object_add(o, "address", addr && addr[0] ? json_object_new_string(addr) : NULL);
-	json_object_object_add(o, "how", how && how[0] ? json_object_new_string(how) : NULL);
-	json_object_object_add(o, "result", json_object_new_string(result));
-	json_object_array_add(pl->tried, o);
+	if (pl->n_tries >= PS_ARRAY_SIZE(pl->tries))
+		return;
+	t = &pl->tries[pl->n_tries++];
+	snprintf(t->port, sizeof(t->port), "%s", port);
+	snprintf(t->address, sizeof(t->address), "%s", addr ? addr : "");
+	snprintf(t->how, sizeof(t->how), "%s", how ? how : "");
+	snprintf(t->result, sizeof(t->result), "%s", result);
+	json_object_array_add(pl->tried, ps_fields_json(&ps_peer_try_fields, t));
 }
 
 /* The peer's address to use from ours: one in our subnet, else its link-local one
@@ -622,54 +644,104 @@ static bool pick_address(struct ps_peer_link *pl, struct ps_port *p, struct ps_p
 	return false;
 }
 
+/*
+ * The candidate ports into pl->only from what an earlier step of this plan
+ * learned: ports cabled to each other face no peer, and ports without link
+ * at the start have no cable. NULL when nothing is known (every free port),
+ * pl->only, or "" with pl->why when no port is left.
+ */
+static const char *candidates(struct ps_peer_link *pl, const struct ps_inventory *inv)
+{
+	size_t o = 0, known = 0, take = 0;
+
+	for (size_t i = 0; i < inv->n_nics; i++) {
+		const struct ps_nic *n = &inv->nics[i];
+		int c = ps_ports_cabled(n->mac, NULL, 0);
+
+		known += c >= 0 || n->carrier == 0;
+		if (c == 1 || n->carrier == 0 || !n->name[0])
+			continue;
+		take++;
+		o += (size_t)snprintf(pl->only + o, o < sizeof(pl->only) ? sizeof(pl->only) - o : 0,
+				      "%s%s", o ? "," : "", n->name);
+	}
+	if (known != inv->n_nics || !inv->n_nics)
+		return NULL;
+	if (take == 0) {
+		snprintf(pl->why, sizeof(pl->why), "%s",
+			 "every port with link is cabled to another port of this machine");
+		return "";
+	}
+	return pl->only;
+}
+
+/* Port i asks for the peer (want's, or by discovery) from the address net gives it. */
+static bool try_port(struct ps_peer_link *pl, size_t i, const struct ps_net_want *want)
+{
+	struct ps_port *p = &pl->ps.p[i];
+	struct ps_net_spec net = {0};
+	struct ps_peer_info info;
+	char why[200];
+
+	if (want)
+		net = want->net;
+	if (ps_net_configure(p->ns, &p->r, p->name, p->ifindex, p->mac, &net, DHCP_S, &pl->addr,
+			     why, sizeof(why)) < 0) {
+		tried(pl, p->name, NULL, NULL, why);
+		return false;
+	}
+	p->addr = pl->addr.addr;
+	p->prefix = pl->addr.prefix;
+	snprintf(p->addr_txt, sizeof(p->addr_txt), "%s", inet_ntoa(pl->addr.addr));
+	if (want && want->peer.s_addr) {
+		if (ps_peer_hello(p->ns, p->name, want->peer, ASK_S, &info) > 0) {
+			pl->peer = info;
+		} else if (ps_peer_tcp_open(p->ns, want->peer, want->peer_port, ASK_S) <= 0) {
+			tried(pl, p->name, pl->addr.txt, pl->addr.how,
+			      "the named peer did not answer (no stick in server mode, no "
+			      "iperf3 server)");
+			return false;
+		}
+		pl->peer_addr = want->peer;
+		pl->peer_port = want->peer_port;
+		pl->found_by = "probestick.cfg";
+	} else {
+		if (ps_peer_discover(p->ns, p->name, ASK_S, &info, 1) <= 0) {
+			tried(pl, p->name, pl->addr.txt, pl->addr.how,
+			      "no stick in server mode answered the discovery broadcast");
+			return false;
+		}
+		if (!pick_address(pl, p, &info)) {
+			tried(pl, p->name, pl->addr.txt, pl->addr.how,
+			      "a stick answered but none of its addresses is reachable from here");
+			return false;
+		}
+		pl->peer = info;
+		pl->peer_port = info.iperf_port;
+		pl->found_by = "discovery";
+	}
+	tried(pl, p->name, pl->addr.txt, pl->addr.how, "reaches the peer");
+	return true;
+}
+
 int ps_peer_link_open(struct ps_peer_link *pl, const struct ps_inventory *inv,
 		      const struct ps_net_want *want, const char *only, json_object *restored,
 		      bool (*should_stop)(void *arg), void *stop_arg)
 {
-	struct ps_net_spec net = {0};
-	struct in_addr named = {0};
-	int named_port = 0, ret;
 	bool reach[PS_PORTS_MAX * PS_PORTS_MAX] = {false}, local[PS_PORTS_MAX] = {false};
 	struct ps_pair pairs[PS_PORTS_MAX / 2];
-	size_t npairs = 0, candidates = 0;
-	char why[200];
+	size_t npairs = 0, candidates_left = 0;
+	int ret;
 
 	memset(pl, 0, sizeof(*pl));
 	pl->port = -1;
 	pl->tried = json_object_new_array();
 	ps_peer_info_init(&pl->peer);
-	if (want) {
-		net = want->net;
-		named = want->peer;
-		named_port = want->peer_port;
-	}
-	if (!only && inv) {
-		/* What an earlier step of this plan learned: ports cabled to each other face
-		 * no peer, and ports without link at the start have no cable. */
-		size_t o = 0, known = 0, take = 0;
-
-		for (size_t i = 0; i < inv->n_nics; i++) {
-			const struct ps_nic *n = &inv->nics[i];
-			int c = ps_ports_cabled(n->mac, NULL, 0);
-
-			known += c >= 0 || n->carrier == 0;
-			if (c == 1 || n->carrier == 0 || !n->name[0])
-				continue;
-			take++;
-			o += (size_t)snprintf(pl->only + o,
-					      o < sizeof(pl->only) ? sizeof(pl->only) - o : 0,
-					      "%s%s", o ? "," : "", n->name);
-		}
-		if (known == inv->n_nics && inv->n_nics) {
-			if (take == 0) {
-				snprintf(pl->why, sizeof(pl->why), "%s",
-					 "every port with link is cabled to another port of this "
-					 "machine");
-				pl->ps.home = -1;
-				return 0;
-			}
-			only = pl->only;
-		}
+	if (!only && inv)
+		only = candidates(pl, inv);
+	if (only && !only[0]) {
+		pl->ps.home = -1;
+		return 0;
 	}
 	ret = ps_ports_open(&pl->ps, inv, only, restored);
 	if (ret < 0)
@@ -685,67 +757,28 @@ int ps_peer_link_open(struct ps_peer_link *pl, const struct ps_inventory *inv,
 		local[pairs[k].a] = local[pairs[k].b] = true;
 	for (size_t i = 0; i < pl->ps.n && pl->port < 0; i++) {
 		struct ps_port *p = &pl->ps.p[i];
-		struct ps_peer_info info;
 
 		if (p->skip || !p->carrier)
 			continue;
-		candidates++;
 		if (local[i]) {
-			candidates--;
 			tried(pl, p->name, NULL, NULL, "cabled to another port of this machine");
 			continue;
 		}
+		candidates_left++;
 		if (should_stop && should_stop(stop_arg))
 			break;
-		ret = ps_net_configure(p->ns, &p->r, p->name, p->ifindex, p->mac, &net, DHCP_S,
-				       &pl->addr, why, sizeof(why));
-		if (ret < 0) {
-			tried(pl, p->name, NULL, NULL, why);
-			continue;
-		}
-		p->addr = pl->addr.addr;
-		p->prefix = pl->addr.prefix;
-		snprintf(p->addr_txt, sizeof(p->addr_txt), "%s", inet_ntoa(pl->addr.addr));
-		if (named.s_addr) {
-			if (ps_peer_hello(p->ns, p->name, named, ASK_S, &info) > 0) {
-				pl->peer = info;
-			} else if (ps_peer_tcp_open(p->ns, named, named_port, ASK_S) <= 0) {
-				tried(pl, p->name, pl->addr.txt, pl->addr.how,
-				      "the named peer did not answer (no stick in server mode, no "
-				      "iperf3 server)");
-				continue;
-			}
-			pl->peer_addr = named;
-			pl->peer_port = named_port;
-			pl->found_by = "probestick.cfg";
-		} else {
-			if (ps_peer_discover(p->ns, p->name, ASK_S, &info, 1) <= 0) {
-				tried(pl, p->name, pl->addr.txt, pl->addr.how,
-				      "no stick in server mode answered the discovery broadcast");
-				continue;
-			}
-			if (!pick_address(pl, p, &info)) {
-				tried(
-				    pl, p->name, pl->addr.txt, pl->addr.how,
-				    "a stick answered but none of its addresses is reachable from "
-				    "here");
-				continue;
-			}
-			pl->peer = info;
-			pl->peer_port = info.iperf_port;
-			pl->found_by = "discovery";
-		}
-		tried(pl, p->name, pl->addr.txt, pl->addr.how, "reaches the peer");
-		pl->port = (int)i;
+		if (try_port(pl, i, want))
+			pl->port = (int)i;
 	}
 	if (pl->port < 0)
 		snprintf(pl->why, sizeof(pl->why), "%s",
 			 ps_ports_with_link(&pl->ps) == 0 ? "no free port has link"
-			 : candidates == 0
+			 : candidates_left == 0
 			     ? "every port with link is cabled to another port of this machine"
-			 : named.s_addr ? "no port reaches the peer named in probestick.cfg"
-					: "no stick in server mode answered on any port with link, "
-					  "and probestick.cfg names no peer");
+			 : want && want->peer.s_addr
+			     ? "no port reaches the peer named in probestick.cfg"
+			     : "no stick in server mode answered on any port with link, "
+			       "and probestick.cfg names no peer");
 	return 0;
 }
 
@@ -755,17 +788,22 @@ void ps_peer_link_close(struct ps_peer_link *pl)
 		ps_ports_close(&pl->ps);
 }
 
+void ps_peer_link_row(const struct ps_peer_link *pl, struct ps_peer_row *out)
+{
+	memset(out, 0, sizeof(*out));
+	inet_ntop(AF_INET, &pl->peer_addr, out->address, sizeof(out->address));
+	out->iperf_port = pl->peer_port;
+	out->found_by = pl->found_by;
+	out->probestick = pl->peer.probestick;
+	snprintf(out->name, sizeof(out->name), "%s", pl->peer.name);
+	snprintf(out->version, sizeof(out->version), "%s", pl->peer.version);
+	out->mtu = pl->peer.mtu > 0 ? pl->peer.mtu : -1;
+}
+
 json_object *ps_peer_link_json(const struct ps_peer_link *pl)
 {
-	json_object *o = json_object_new_object();
-	char a[INET_ADDRSTRLEN];
+	struct ps_peer_row r;
 
-	ps_json_set_str(o, "address", inet_ntop(AF_INET, &pl->peer_addr, a, sizeof(a)));
-	ps_json_set(o, "iperf_port", json_object_new_int(pl->peer_port));
-	ps_json_set_str(o, "found_by", pl->found_by);
-	ps_json_set(o, "probestick", json_object_new_boolean(pl->peer.probestick));
-	ps_json_set_str(o, "name", pl->peer.name);
-	ps_json_set_str(o, "version", pl->peer.version);
-	ps_json_set_count(o, "mtu", pl->peer.mtu);
-	return o;
+	ps_peer_link_row(pl, &r);
+	return ps_fields_json(&ps_peer_row_fields, &r);
 }

@@ -109,17 +109,40 @@ bool ps_same_subnet(struct in_addr a, struct in_addr b, int prefix);
 
 #include "engines/net/ports.h"
 #include "hw/inventory.h"
+#include "lib/fields.h"
+
+/* A port the search tried, and what came of it (the report's "tried" rows). */
+struct ps_peer_try {
+	char port[IF_NAMESIZE];
+	char address[24]; /* "" none given */
+	char how[16];	  /* "static", "dhcp", "link-local", "" */
+	char result[256];
+};
+extern const struct ps_fields ps_peer_try_fields;
+
+/* The peer as the report holds it (ps_peer_row_fields). */
+struct ps_peer_row {
+	char address[INET_ADDRSTRLEN];
+	int iperf_port;
+	const char *found_by; /* "probestick.cfg", "discovery" */
+	bool probestick;
+	char name[64], version[40]; /* "" when it is not a stick */
+	int mtu;		    /* of its serving port, -1 unknown */
+};
+extern const struct ps_fields ps_peer_row_fields;
 
 struct ps_peer_link {
-	struct ps_ports ps;	  /* every free port, in its namespace */
-	int port;		  /* index of the port facing the peer, -1 none */
-	struct ps_net_addr addr;  /* its address */
-	struct ps_peer_info peer; /* what the peer is (probestick or not) */
-	struct in_addr peer_addr; /* the address to talk to */
-	int peer_port;		  /* iperf3's port there */
-	const char *found_by;	  /* "probestick.cfg" or "discovery" */
-	json_object *tried;	  /* rows {port, address, how, result} */
-	char why[256];		  /* when none: why */
+	struct ps_ports ps;			/* every free port, in its namespace */
+	int port;				/* index of the port facing the peer, -1 none */
+	struct ps_net_addr addr;		/* its address */
+	struct ps_peer_info peer;		/* what the peer is (probestick or not) */
+	struct in_addr peer_addr;		/* the address to talk to */
+	int peer_port;				/* iperf3's port there */
+	const char *found_by;			/* "probestick.cfg" or "discovery" */
+	json_object *tried;			/* rows {port, address, how, result} */
+	struct ps_peer_try tries[PS_PORTS_MAX]; /* the same rows, typed */
+	size_t n_tries;
+	char why[256];				     /* when none: why */
 	char only[PS_PORTS_MAX * (IF_NAMESIZE + 1)]; /* the candidate ports */
 };
 
@@ -137,5 +160,6 @@ int ps_peer_link_open(struct ps_peer_link *pl, const struct ps_inventory *inv,
 void ps_peer_link_close(struct ps_peer_link *pl);
 /* The peer as the report holds it: address, iperf_port, found_by, probestick, name, ... */
 json_object *ps_peer_link_json(const struct ps_peer_link *pl);
+void ps_peer_link_row(const struct ps_peer_link *pl, struct ps_peer_row *out);
 
 #endif

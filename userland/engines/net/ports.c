@@ -512,46 +512,35 @@ static void send_probe(int fd, const struct ps_port *p, uint64_t nonce, unsigned
 	sendto(fd, frame, len, 0, (struct sockaddr *)&to, sizeof(to));
 }
 
-bool ps_ports_probe(struct ps_ports *ps, double seconds, bool *reach)
+/* Who reaches whom, known already from this plan's first probe? True when for every port. */
+static bool reach_known(const struct ps_ports *ps, bool *reach)
 {
-	int fd[PS_PORTS_MAX];
 	size_t n = ps->n;
-	uint64_t nonce;
-	struct timespec ts;
-	double end = ps_mono_now() + seconds, next_round = 0;
-	int rounds = 0;
 
-	memset(reach, 0, n * n * sizeof(*reach));
-	{
-		/* Known already from this plan's first probe? */
-		bool all = true;
-
-		for (size_t i = 0; i < n && all; i++) {
-			char mac[18], partner[18];
-
-			if (ps->p[i].skip || !ps->p[i].carrier)
-				continue;
-			mac_text(ps->p[i].mac, ps->p[i].mac_len, mac, sizeof(mac));
-			if (ps_ports_cabled(mac, partner, sizeof(partner)) < 0) {
-				all = false;
-				break;
-			}
-			for (size_t j = 0; j < n && partner[0]; j++) {
-				char other[18];
-
-				mac_text(ps->p[j].mac, ps->p[j].mac_len, other, sizeof(other));
-				if (j != i && strcmp(other, partner) == 0 && !ps->p[j].skip &&
-				    ps->p[j].carrier)
-					reach[i * n + j] = true;
-			}
-		}
-		if (all)
-			return true;
-		memset(reach, 0, n * n * sizeof(*reach));
-	}
-	clock_gettime(CLOCK_REALTIME, &ts);
-	nonce = ((uint64_t)ts.tv_sec << 32) ^ (uint64_t)ts.tv_nsec ^ (uint64_t)getpid() << 16;
 	for (size_t i = 0; i < n; i++) {
+		char mac[18], partner[18];
+
+		if (ps->p[i].skip || !ps->p[i].carrier)
+			continue;
+		mac_text(ps->p[i].mac, ps->p[i].mac_len, mac, sizeof(mac));
+		if (ps_ports_cabled(mac, partner, sizeof(partner)) < 0)
+			return false;
+		for (size_t j = 0; j < n && partner[0]; j++) {
+			char other[18];
+
+			mac_text(ps->p[j].mac, ps->p[j].mac_len, other, sizeof(other));
+			if (j != i && strcmp(other, partner) == 0 && !ps->p[j].skip &&
+			    ps->p[j].carrier)
+				reach[i * n + j] = true;
+		}
+	}
+	return true;
+}
+
+/* A probe socket for each port with link (fd[i] -1 for the others, with why). */
+static void probe_sockets(struct ps_ports *ps, int *fd)
+{
+	for (size_t i = 0; i < ps->n; i++) {
 		struct ps_port *p = &ps->p[i];
 
 		fd[i] = -1;
@@ -564,6 +553,66 @@ bool ps_ports_probe(struct ps_ports *ps, double seconds, bool *reach)
 			fd[i] = -1;
 		}
 	}
+}
+
+/* The probe frames waiting on the sockets that polled ready: reach[sender * n + hearer]. */
+static void probe_receive(const struct pollfd *pf, const size_t *idx, size_t np, size_t n,
+			  uint64_t nonce, bool *reach)
+{
+	for (size_t k = 0; k < np; k++) {
+		uint8_t buf[256];
+		struct sockaddr_ll from;
+		socklen_t flen = sizeof(from);
+		ssize_t len;
+
+		if (!(pf[k].revents & POLLIN))
+			continue;
+		while ((len = recvfrom(pf[k].fd, buf, sizeof(buf), 0, (struct sockaddr *)&from,
+				       &flen)) > 0) {
+			int s;
+
+			/* recvfrom gives the frame from the MAC header on (SOCK_RAW) */
+			if (from.sll_pkttype != PACKET_OUTGOING &&
+			    (s = ps_probe_frame_parse(buf, (size_t)len, nonce)) >= 0 &&
+			    (size_t)s < n && (size_t)s != idx[k])
+				reach[(size_t)s * n + idx[k]] = true;
+			flen = sizeof(from);
+		}
+	}
+}
+
+/* Every port with a probe socket heard someone. */
+static bool all_heard(const int *fd, size_t n, const bool *reach)
+{
+	for (size_t j = 0; j < n; j++) {
+		bool heard = false;
+
+		if (fd[j] < 0)
+			continue;
+		for (size_t i = 0; i < n; i++)
+			heard = heard || reach[i * n + j];
+		if (!heard)
+			return false;
+	}
+	return true;
+}
+
+bool ps_ports_probe(struct ps_ports *ps, double seconds, bool *reach)
+{
+	int fd[PS_PORTS_MAX];
+	size_t n = ps->n;
+	uint64_t nonce;
+	struct timespec ts;
+	double end = ps_mono_now() + seconds, next_round = 0;
+	int rounds = 0;
+
+	memset(reach, 0, n * n * sizeof(*reach));
+	if (reach_known(ps, reach))
+		return true;
+	memset(reach, 0, n * n * sizeof(*reach));
+	clock_gettime(CLOCK_REALTIME, &ts);
+	nonce = ((uint64_t)ts.tv_sec << 32) ^ (uint64_t)ts.tv_nsec ^ (uint64_t)getpid() << 16;
+	probe_sockets(ps, fd);
 	while (ps_mono_now() < end && !stop(ps)) {
 		struct pollfd pf[PS_PORTS_MAX];
 		size_t idx[PS_PORTS_MAX], np = 0;
@@ -583,42 +632,10 @@ bool ps_ports_probe(struct ps_ports *ps, double seconds, bool *reach)
 			}
 		if (np == 0 || poll(pf, np, 50) <= 0)
 			continue;
-		for (size_t k = 0; k < np; k++) {
-			uint8_t buf[256];
-			struct sockaddr_ll from;
-			socklen_t flen = sizeof(from);
-			ssize_t len;
-
-			if (!(pf[k].revents & POLLIN))
-				continue;
-			while ((len = recvfrom(pf[k].fd, buf, sizeof(buf), 0,
-					       (struct sockaddr *)&from, &flen)) > 0) {
-				int s;
-
-				/* recvfrom gives the frame from the MAC header on (SOCK_RAW) */
-				if (from.sll_pkttype != PACKET_OUTGOING &&
-				    (s = ps_probe_frame_parse(buf, (size_t)len, nonce)) >= 0 &&
-				    (size_t)s < n && (size_t)s != idx[k])
-					reach[(size_t)s * n + idx[k]] = true;
-				flen = sizeof(from);
-			}
-		}
+		probe_receive(pf, idx, np, n, nonce, reach);
 		/* Done early once every port with link has heard someone and three rounds went. */
-		if (rounds >= 3) {
-			bool all = true;
-
-			for (size_t j = 0; j < n && all; j++) {
-				bool heard = false;
-
-				if (fd[j] < 0)
-					continue;
-				for (size_t i = 0; i < n; i++)
-					heard = heard || reach[i * n + j];
-				all = heard;
-			}
-			if (all)
-				break;
-		}
+		if (rounds >= 3 && all_heard(fd, n, reach))
+			break;
 	}
 	for (size_t i = 0; i < n; i++)
 		if (fd[i] >= 0)

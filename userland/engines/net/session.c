@@ -1,5 +1,6 @@
 /* session.c - ports taken, paired, addressed and put back for a NIC step (session.h). */
 #include "engines/net/session.h"
+#include "lib/util.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -190,4 +191,11 @@ void ps_nic_session_close(struct ps_nic_session *s, struct ps_put_back *rows, si
 		}
 	for (size_t i = 0; rows && i < s->ps.n_put_back && *n < max; i++)
 		rows[(*n)++] = s->ps.put_back[i];
+}
+
+void ps_nic_session_end(struct ps_nic_session *s, struct ps_nic_rows *rows)
+{
+	ps_nic_session_close(s, rows->restored, &rows->n_restored, PS_PUT_BACK_MAX);
+	for (size_t i = 0; i < s->n_states && rows->n_ports < PS_ARRAY_SIZE(rows->ports); i++)
+		rows->ports[rows->n_ports++] = s->states[i];
 }

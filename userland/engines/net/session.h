@@ -84,6 +84,37 @@ int ps_nic_session_partner(const struct ps_nic_session *s, size_t i);
 void ps_nic_session_close(struct ps_nic_session *s, struct ps_put_back *rows, size_t *n,
 			  size_t max);
 
+/*
+ * What a step's result keeps of its session: every port's state and what was
+ * put back, as its data's "ports" and "restored" (PS_NIC_ROWS_FIELDS in its
+ * field table, for the member m of struct st; more designated members, such
+ * as .flags = PS_FLD_NEWER, go to "ports").
+ */
+struct ps_nic_rows {
+	struct ps_port_state ports[PS_PORTS_MAX * 2];
+	size_t n_ports;
+	struct ps_put_back restored[PS_PUT_BACK_MAX];
+	size_t n_restored;
+};
+#define PS_NIC_ROWS_FIELDS(st, m, ...)                                                             \
+	PS_FIELD_ARRAY(st, m.ports, m.n_ports, "ports", &ps_port_state_fields, __VA_ARGS__),       \
+	    PS_FIELD_ARRAY(st, m.restored, m.n_restored, "restored", &ps_put_back_fields)
+
+/* ps_nic_session_close, its rows and the ports' states into rows (after what rows holds). */
+void ps_nic_session_end(struct ps_nic_session *s, struct ps_nic_rows *rows);
+
+/*
+ * The options of a step's session (in a step: core/step.h's hooks, whose
+ * argument is the step's ctx): carrier_s to wait for link, probe_s of probe
+ * frames (0: no pairing).
+ */
+#define PS_NIC_SESSION_OPTS(ctx, carrier, probe)                                                   \
+	{                                                                                          \
+		.carrier_s = (carrier), .probe_s = (probe), .find = ps_find_hook,                  \
+		.not_tested = ps_not_tested_hook, .find_arg = (ctx),                               \
+		.should_stop = ps_should_abort_hook, .stop_arg = (ctx)                             \
+	}
+
 /* The "ports" and "restored" blocks of a NIC step's view, over its data's /ports and /restored. */
 extern const struct ps_col ps_port_state_cols[4];
 extern const struct ps_col ps_put_back_cols[5];

@@ -54,6 +54,96 @@ static int ns_socket(int ns, int type)
 	return fd < 0 && ns < 0 ? -errno : fd;
 }
 
+/* The server's socket listening in its namespace, its thread answering. 0 or -errno. */
+static int server_start(const struct ps_rr_opts *o, const struct sockaddr_in *sa,
+			struct server *srv, pthread_t *th, struct ps_rr_result *r)
+{
+	int one = 1, ret;
+
+	srv->lfd = ns_socket(o->server_ns_fd, SOCK_STREAM);
+	if (srv->lfd < 0) {
+		ret = srv->lfd;
+		snprintf(r->error, sizeof(r->error), "server socket: %s", strerror(-ret));
+		return ret;
+	}
+	setsockopt(srv->lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(srv->lfd, (const struct sockaddr *)sa, sizeof(*sa)) < 0 ||
+	    listen(srv->lfd, 1) < 0) {
+		ret = -errno;
+		snprintf(r->error, sizeof(r->error), "server on %s:%d: %s", o->server_addr,
+			 ntohs(sa->sin_port), strerror(-ret));
+		return ret;
+	}
+	if (pthread_create(th, NULL, serve, srv) != 0) {
+		snprintf(r->error, sizeof(r->error), "no thread for the server");
+		return -EAGAIN;
+	}
+	return 0;
+}
+
+/* The client's socket in its namespace, connected (no Nagle, 2 s timeouts): fd or -errno. */
+static int client_connect(const struct ps_rr_opts *o, const struct sockaddr_in *sa,
+			  struct ps_rr_result *r)
+{
+	struct timeval tv = {.tv_sec = 2};
+	int one = 1, fd = ns_socket(o->client_ns_fd, SOCK_STREAM), ret;
+
+	if (fd < 0) {
+		snprintf(r->error, sizeof(r->error), "client socket: %s", strerror(-fd));
+		return fd;
+	}
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	if (connect(fd, (const struct sockaddr *)sa, sizeof(*sa)) < 0) {
+		ret = -errno;
+		snprintf(r->error, sizeof(r->error), "connect to %s:%d: %s", o->server_addr,
+			 ntohs(sa->sin_port), strerror(-ret));
+		close(fd);
+		return ret;
+	}
+	return fd;
+}
+
+/* One byte each way, again and again for o->seconds, each round trip into h. 0 or -errno. */
+static int round_trips(const struct ps_rr_opts *o, int fd, struct ps_lat_hist *h,
+		       struct ps_rr_result *r)
+{
+	double t0 = ps_mono_now(), end = t0 + o->seconds, last_check = 0;
+	int ret = 0;
+
+	for (;;) {
+		double a = ps_mono_now(), b;
+		char c = 'r';
+
+		if (a >= end)
+			break;
+		if (a - last_check >= 0.1) {
+			last_check = a;
+			if (o->should_stop && o->should_stop(o->stop_arg))
+				return -ECANCELED;
+		}
+		if (write(fd, &c, 1) != 1 || read(fd, &c, 1) != 1) {
+			ret = errno ? -errno : -EPIPE;
+			snprintf(r->error, sizeof(r->error), "round trip %llu: %s",
+				 (unsigned long long)r->transactions + 1, strerror(-ret));
+			return ret;
+		}
+		b = ps_mono_now();
+		ps_lat_add(h, (uint64_t)((b - a) * 1e9));
+		r->transactions++;
+	}
+	if (r->transactions) {
+		r->per_s = (double)r->transactions / (ps_mono_now() - t0);
+		r->p50_us = (double)ps_lat_percentile(h, 50) / 1000;
+		r->p90_us = (double)ps_lat_percentile(h, 90) / 1000;
+		r->p99_us = (double)ps_lat_percentile(h, 99) / 1000;
+		r->min_us = (double)h->min_ns / 1000;
+		r->max_us = (double)h->max_ns / 1000;
+	}
+	return 0;
+}
+
 int ps_tcp_rr_run(const struct ps_rr_opts *o, struct ps_rr_result *r)
 {
 	struct sockaddr_in sa = {.sin_family = AF_INET,
@@ -61,10 +151,7 @@ int ps_tcp_rr_run(const struct ps_rr_opts *o, struct ps_rr_result *r)
 	struct server srv = {.lfd = -1};
 	struct ps_lat_hist *h = calloc(1, sizeof(*h));
 	pthread_t th;
-	bool started = false;
-	int fd = -1, one = 1, ret = 0;
-	double t0, end, last_check = 0;
-	struct timeval tv = {.tv_sec = 2};
+	int fd = -1, ret;
 
 	memset(r, 0, sizeof(*r));
 	if (!h)
@@ -75,81 +162,15 @@ int ps_tcp_rr_run(const struct ps_rr_opts *o, struct ps_rr_result *r)
 		free(h);
 		return -EINVAL;
 	}
-	srv.lfd = ns_socket(o->server_ns_fd, SOCK_STREAM);
-	if (srv.lfd < 0) {
-		ret = srv.lfd;
-		snprintf(r->error, sizeof(r->error), "server socket: %s", strerror(-ret));
-		goto out;
-	}
-	setsockopt(srv.lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (bind(srv.lfd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(srv.lfd, 1) < 0) {
-		ret = -errno;
-		snprintf(r->error, sizeof(r->error), "server on %s:%d: %s", o->server_addr,
-			 ntohs(sa.sin_port), strerror(-ret));
-		goto out;
-	}
-	if (pthread_create(&th, NULL, serve, &srv) != 0) {
-		ret = -EAGAIN;
-		snprintf(r->error, sizeof(r->error), "no thread for the server");
-		goto out;
-	}
-	started = true;
-	fd = ns_socket(o->client_ns_fd, SOCK_STREAM);
-	if (fd < 0) {
-		ret = fd;
-		snprintf(r->error, sizeof(r->error), "client socket: %s", strerror(-ret));
-		goto out;
-	}
-	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
-		ret = -errno;
-		snprintf(r->error, sizeof(r->error), "connect to %s:%d: %s", o->server_addr,
-			 ntohs(sa.sin_port), strerror(-ret));
-		goto out;
-	}
-	t0 = ps_mono_now();
-	end = t0 + o->seconds;
-	for (;;) {
-		double a = ps_mono_now(), b;
-		char c = 'r';
-
-		if (a >= end)
-			break;
-		if (a - last_check >= 0.1) {
-			last_check = a;
-			if (o->should_stop && o->should_stop(o->stop_arg)) {
-				ret = -ECANCELED;
-				break;
-			}
-		}
-		if (write(fd, &c, 1) != 1 || read(fd, &c, 1) != 1) {
-			ret = errno ? -errno : -EPIPE;
-			snprintf(r->error, sizeof(r->error), "round trip %llu: %s",
-				 (unsigned long long)r->transactions + 1, strerror(-ret));
-			break;
-		}
-		b = ps_mono_now();
-		ps_lat_add(h, (uint64_t)((b - a) * 1e9));
-		r->transactions++;
-	}
-	if (ret == 0 && r->transactions) {
-		double took = ps_mono_now() - t0;
-
-		r->per_s = (double)r->transactions / took;
-		r->p50_us = (double)ps_lat_percentile(h, 50) / 1000;
-		r->p90_us = (double)ps_lat_percentile(h, 90) / 1000;
-		r->p99_us = (double)ps_lat_percentile(h, 99) / 1000;
-		r->min_us = (double)h->min_ns / 1000;
-		r->max_us = (double)h->max_ns / 1000;
-	}
-out:
-	if (fd >= 0)
-		close(fd);
-	atomic_store(&srv.stop, true);
-	if (started)
+	ret = server_start(o, &sa, &srv, &th, r);
+	if (ret == 0) {
+		fd = client_connect(o, &sa, r);
+		ret = fd < 0 ? fd : round_trips(o, fd, h, r);
+		if (fd >= 0)
+			close(fd);
+		atomic_store(&srv.stop, true);
 		pthread_join(th, NULL);
+	}
 	if (srv.lfd >= 0)
 		close(srv.lfd);
 	free(h);

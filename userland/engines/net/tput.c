@@ -70,8 +70,8 @@ void ps_tput_judge(const struct ps_tput_row *w, const struct ps_figure *fig, int
 	have = fig->n > 0;
 	memset(v, 0, sizeof(*v));
 	snprintf(out->path, sizeof(out->path), "%s", w->path);
-	out->from = w->from;
-	out->to = w->to;
+	snprintf(out->from, sizeof(out->from), "%s", w->from ? w->from : "");
+	snprintf(out->to, sizeof(out->to), "%s", w->to ? w->to : "");
 	out->streams = w->streams;
 	out->mode = w->mode ? w->mode : "one way";
 	out->mbps = *fig;
@@ -119,6 +119,38 @@ void ps_tput_judge(const struct ps_tput_row *w, const struct ps_figure *fig, int
 			     : ": check the cable, duplex, interrupt coalescing and the PCIe "
 			       "link of both ends");
 	}
+}
+
+struct ps_tput_result *ps_tput_add(struct ps_tput_result **rows, size_t *n,
+				   const struct ps_tput_row *w, const struct ps_figure *fig,
+				   int link, const struct ps_cost_result *cost, bool vm,
+				   struct ps_tput_verdict *v)
+{
+	struct ps_tput_result *t = ps_fields_grow(&ps_tput_result_fields, rows, n);
+
+	memset(v, 0, sizeof(*v));
+	if (t)
+		ps_tput_judge(w, fig, link, cost, vm, t, v);
+	return t;
+}
+
+void ps_tput_report(const struct ps_tput_report *h, struct ps_tput_result **rows, size_t *n,
+		    const struct ps_tput_row *w, const struct ps_figure *fig, int link,
+		    const struct ps_cost_result *cost, struct ps_dev_ref port)
+{
+	struct ps_tput_verdict v;
+	char msg[200];
+
+	ps_tput_add(rows, n, w, fig, link, cost, h->vm, &v);
+	if (v.measured && h->examined) {
+		snprintf(msg, sizeof(msg), "%s: %.0f Mbit/s (%d stream%s, %s)", w->path, v.median,
+			 w->streams, w->streams == 1 ? "" : "s", w->mode);
+		h->examined(h->arg, port, "measured", msg);
+	}
+	/* A CPU that could not drive the link is the machine's ceiling, not the NIC's. */
+	if (v.judged && !v.pass && h->find)
+		h->find(h->arg, h->vm ? PS_SEV_INFO : PS_SEV_WARN, v.cpu ? h->machine : port,
+			v.cpu ? "cpu_bound" : "below_link", v.median, v.limit, "Mbit/s", v.text);
 }
 
 json_object *ps_tput_row_json(const struct ps_tput_row *w, int link,

@@ -8,12 +8,16 @@
 #ifndef PS_NET_TPUT_H
 #define PS_NET_TPUT_H
 
+#include "decode/decode.h"
 #include "engines/net/cost.h"
 #include "engines/net/iperf_pair.h"
+#include "hw/inventory.h"
 #include "lib/fields.h"
 #include "report/view.h"
 
 #include <json-c/json.h>
+#include <net/if.h>
+#include <netinet/in.h>
 #include <stdbool.h>
 
 #define PS_TPUT_PASS_PCT 80.0
@@ -50,7 +54,8 @@ struct ps_tput_verdict {
  */
 struct ps_tput_result {
 	char path[64];
-	const char *from, *to, *mode;
+	char from[INET_ADDRSTRLEN + IF_NAMESIZE], to[INET_ADDRSTRLEN + IF_NAMESIZE]; /* copies */
+	const char *mode;
 	int streams;
 	struct ps_figure mbps;
 	double pct_of_link;  /* NAN: the link speed is unknown */
@@ -71,6 +76,38 @@ extern const struct ps_fields ps_tput_result_fields;
 void ps_tput_judge(const struct ps_tput_row *w, const struct ps_figure *fig, int link_mbps,
 		   const struct ps_cost_result *cost, bool vm, struct ps_tput_result *out,
 		   struct ps_tput_verdict *v);
+
+/*
+ * w judged (ps_tput_judge) into one more row at the end of the malloc'd
+ * array *rows of *n (ps_fields_grow); NULL, nothing added, when out of
+ * memory (v then says nothing was measured).
+ */
+struct ps_tput_result *ps_tput_add(struct ps_tput_result **rows, size_t *n,
+				   const struct ps_tput_row *w, const struct ps_figure *fig,
+				   int link_mbps, const struct ps_cost_result *cost, bool vm,
+				   struct ps_tput_verdict *v);
+
+/*
+ * Where a judged row's verdict goes: the step's hooks (core/step.h's
+ * ps_find_figure_hook and ps_examined_hook, arg its ctx). A measured row
+ * examines its sender (port); below the rule it is a warn finding
+ * <step>.below_link about the port, or <step>.cpu_bound about the machine
+ * when the CPU was the ceiling (info inside a virtual machine, whose emulated
+ * NICs report a speed they do not reach).
+ */
+struct ps_tput_report {
+	void (*find)(void *arg, enum ps_severity sev, struct ps_dev_ref dev, const char *rule,
+		     double value, double limit, const char *unit, const char *message);
+	void (*examined)(void *arg, struct ps_dev_ref dev, const char *rule, const char *message);
+	void *arg;
+	struct ps_dev_ref machine;
+	bool vm;
+};
+
+/* w judged into one more row of *rows (ps_tput_add), and its verdict reported through h. */
+void ps_tput_report(const struct ps_tput_report *h, struct ps_tput_result **rows, size_t *n,
+		    const struct ps_tput_row *w, const struct ps_figure *fig, int link_mbps,
+		    const struct ps_cost_result *cost, struct ps_dev_ref port);
 
 /* A run's result into the row (reverse_half: the bidir run's other direction). */
 void ps_tput_row_add(struct ps_tput_row *w, const struct ps_iperf_result *res, bool reverse_half);
