@@ -86,6 +86,7 @@ struct ps_plan_ui {
 };
 
 struct ps_ocp_stream;
+struct ps_inventory;
 
 /*
  * Something that follows the report folder as the runner writes it (the
@@ -98,6 +99,10 @@ struct ps_report_sink {
 	void (*annotate)(void *arg, json_object *report, const char *dir);
 	/* Just after each write: dir holds what was written (complete: the last write). */
 	void (*written)(void *arg, json_object *report, const char *dir);
+	/* Once, after the last step, before the last write (complete: true): the typed
+	 * inventory (inv->taken false when the plan had no inventory step); may be NULL. */
+	void (*finished)(void *arg, const struct ps_inventory *inv, json_object *report,
+			 const char *dir);
 };
 
 struct ps_run_opts {
