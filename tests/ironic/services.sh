@@ -135,6 +135,7 @@ ir_inspector() {
 		"$@" "http://$IR_IP:5050$path"
 }
 
+# as the README has the operator set it: OS_AUTH_TYPE=none OS_ENDPOINT=http://SERVER:6385
 ir_baremetal() {
-	baremetal --os-auth-type none --os-endpoint "http://$IR_IP:6385" "$@"
+	OS_AUTH_TYPE=none OS_ENDPOINT="http://$IR_IP:6385" baremetal "$@"
 }

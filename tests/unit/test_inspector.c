@@ -314,6 +314,12 @@ static void test_cmdline(void)
 	CHECK_STR(cfg.then, "reboot");
 
 	ps_config_defaults(&cfg);
+	snprintf(cfg.plan, sizeof(cfg.plan), "menu");
+	ps_config_parse_cmdline(&cfg, "probestick.inspect=http://198.18.0.1:5050/v1/continue", w);
+	CHECK_STR(cfg.plan, "quick");
+	CHECK_STR(cfg.then, "poweroff");
+
+	ps_config_defaults(&cfg);
 	ps_config_parse_cmdline(
 	    &cfg,
 	    "ipa-inspection-callback-url=ftp://x/ probestick.ironic_node="

@@ -855,6 +855,8 @@ void ps_config_parse_cmdline(struct ps_config *cfg, const char *cmdline, json_ob
 		if (strcmp(key, "partuuid") == 0 || strcmp(key, "break") == 0)
 			continue;
 		ret = ps_config_set(cfg, key, eq + 1, why, sizeof(why));
+		if (ret == 0 && strcmp(key, "inspect") == 0 && eq[1])
+			ps_config_unattended(cfg);
 		if (ret == -EINVAL)
 			warn(warnings, "kernel command line: probestick.%s: keeping %s=%s", why,
 			     key, current(cfg, key));

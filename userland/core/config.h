@@ -96,8 +96,9 @@ void ps_config_parse_text(struct ps_config *cfg, const char *text, size_t len, c
 
 /*
  * Apply probestick.plan=, .then=, .console= from a kernel command line, and
- * ironic-inspector's ipa-inspection-callback-url= as inspect= (with
- * ps_config_unattended: an inspection has nobody at the console).
+ * ironic-inspector's ipa-inspection-callback-url= as inspect= (that, or
+ * probestick.inspect=, with ps_config_unattended: an inspection has nobody
+ * at the console).
  */
 void ps_config_parse_cmdline(struct ps_config *cfg, const char *cmdline, json_object *warnings);
 
