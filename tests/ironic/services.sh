@@ -105,19 +105,9 @@ ir_start() {
 }
 
 ir_stop() {
-	local s pid
+	local s
 	for s in ironic-api ironic-conductor ironic-inspector; do
-		pid=$(cat "$1/$s.pid" 2>/dev/null) || continue
-		kill "$pid" 2>/dev/null
-	done
-	for s in ironic-api ironic-conductor ironic-inspector; do
-		pid=$(cat "$1/$s.pid" 2>/dev/null) || continue
-		for _ in $(seq 1 50); do
-			kill -0 "$pid" 2>/dev/null || break
-			sleep 0.1
-		done
-		kill -9 "$pid" 2>/dev/null
-		rm -f "$1/$s.pid"
+		fl_stop_pidfile "$1/$s.pid"
 	done
 }
 

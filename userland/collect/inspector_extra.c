@@ -68,22 +68,30 @@ static void reason(const struct ps_inventory *inv, const struct ps_doc_verdict *
 		 v->rule ? v->rule : "-", figure, v->message ? v->message : "");
 }
 
+/* What a verdict and a finding share: the device, the rule, the figure, the words. */
+static void about(json_object *o, const char *kind, const char *device, const char *subject,
+		  const char *rule, double value, double limit, const char *unit,
+		  const char *message)
+{
+	ps_json_set_str(o, "kind", kind);
+	ps_json_set_str(o, "device", device);
+	ps_json_set_str(o, "subject", subject);
+	ps_json_set_str(o, "rule", rule);
+	ps_json_set_num(o, "value", value, 3);
+	ps_json_set_num(o, "limit", limit, 3);
+	ps_json_set_str(o, "unit", unit);
+	ps_json_set_str(o, "message", message);
+}
+
 static json_object *verdict_json(const struct ps_inventory *inv, const struct ps_doc_verdict *v,
 				 bool with_reason)
 {
 	json_object *o = json_object_new_object();
 	char text[1400];
 
-	ps_json_set_str(o, "kind", v->kind);
-	ps_json_set_str(o, "device", v->device);
-	ps_json_set_str(o, "subject", v->subject);
 	ps_json_set_str(o, "status", v->status);
-	ps_json_set_str(o, "rule", v->rule);
 	ps_json_set_str(o, "step", v->step);
-	ps_json_set_num(o, "value", v->value, 3);
-	ps_json_set_num(o, "limit", v->limit, 3);
-	ps_json_set_str(o, "unit", v->unit);
-	ps_json_set_str(o, "message", v->message);
+	about(o, v->kind, v->device, v->subject, v->rule, v->value, v->limit, v->unit, v->message);
 	if (with_reason) {
 		described(inv, v, text, sizeof(text));
 		ps_json_set_str(o, "described", text);
@@ -109,14 +117,8 @@ static json_object *findings(const struct ps_doc *doc)
 			o = json_object_new_object();
 			ps_json_set_str(o, "step", s->step);
 			ps_json_set_str(o, "severity", f->severity);
-			ps_json_set_str(o, "rule", f->rule);
-			ps_json_set_str(o, "kind", f->kind);
-			ps_json_set_str(o, "device", f->device);
-			ps_json_set_str(o, "subject", f->subject);
-			ps_json_set_num(o, "value", f->value, 3);
-			ps_json_set_num(o, "limit", f->limit, 3);
-			ps_json_set_str(o, "unit", f->unit);
-			ps_json_set_str(o, "message", f->message);
+			about(o, f->kind, f->device, f->subject, f->rule, f->value, f->limit,
+			      f->unit, f->message);
 			json_object_array_add(a, o);
 		}
 	}
