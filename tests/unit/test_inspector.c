@@ -80,7 +80,20 @@ static void test_qemu_inventory(const struct ps_inventory *inv)
 	/* the rest: QEMU's 2 CPUs and its DIMM, DMI, the boot */
 	CHECK_INT(n(get(o, "cpu"), "count"), 2);
 	CHECK_STR(s(get(o, "cpu"), "architecture"), "x86_64");
-	CHECK(is_null(get(o, "cpu"), "flags")); /* not read: unknown, not "none" */
+	/* /proc/cpuinfo's flags of the recorded guest, as words */
+	{
+		json_object *flags = get(get(o, "cpu"), "flags");
+		bool hv = false, fpu = false;
+
+		for (size_t k = 0; k < json_object_array_length(flags); k++) {
+			const char *f = json_object_get_string(json_object_array_get_idx(flags, k));
+
+			hv = hv || strcmp(f, "hypervisor") == 0;
+			fpu = fpu || strcmp(f, "fpu") == 0;
+			CHECK(f[0] && !strchr(f, ' '));
+		}
+		CHECK(hv && fpu);
+	}
 	CHECK_INT(n(get(o, "memory"), "physical_mb"),
 		  inv->memory.dimms[0].d.size_bytes / (1024 * 1024));
 	CHECK_INT(n(get(o, "memory"), "total"), inv->memory.total_bytes);
@@ -152,6 +165,7 @@ static void test_unknowns(void)
 	mem = get(get(o, "inventory"), "memory");
 	vendor = get(get(o, "inventory"), "system_vendor");
 	CHECK(is_null(cpu, "count") && is_null(cpu, "model_name") && is_null(cpu, "frequency"));
+	CHECK(is_null(cpu, "flags")); /* no flags line: unknown, not "none" */
 	CHECK(is_null(mem, "total") && is_null(mem, "physical_mb"));
 	CHECK(is_null(vendor, "manufacturer") && is_null(vendor, "serial_number"));
 	CHECK(is_null(get(get(o, "inventory"), "boot"), "current_boot_mode"));

@@ -35,8 +35,23 @@ static json_object *cpu(const struct ps_inventory *inv)
 	ps_json_set_str(o, "frequency", mhz);
 	ps_json_set_count(o, "count", m->cpu_logical);
 	ps_json_set_str(o, "architecture", ARCH);
-	/* the flags are not in the inventory: unknown, not "none" */
-	ps_json_set(o, "flags", NULL);
+	/* inspector's capabilities hook maps them (vmx, svm: cpu_vt; aes: cpu_aes; ...) */
+	if (m->cpu_flags_known) {
+		json_object *flags = json_object_new_array();
+		const char *p = m->cpu_flags;
+
+		while (*p) {
+			size_t n = strcspn(p, " \t");
+
+			if (n)
+				json_object_array_add(flags, json_object_new_string_len(p, (int)n));
+			p += n;
+			p += strspn(p, " \t");
+		}
+		ps_json_set(o, "flags", flags);
+	} else {
+		ps_json_set(o, "flags", NULL); /* unknown, not "none" */
+	}
 	return o;
 }
 
