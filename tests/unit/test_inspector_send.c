@@ -4,8 +4,10 @@
  * (said, and given up when collect_wait is over); the report's ironic{} and the console
  * lines say which, and what went is the agent's format. */
 #include "check.h"
+#include "collect/collect.h"
 #include "collect/inspector.h"
 #include "core/config.h"
+#include "core/plan.h"
 #include "hw/hw.h"
 #include "hw/inventory.h"
 #include "json_get.h"
@@ -116,6 +118,16 @@ static const char report_text[] =
     " \"subject\": \"sda\", \"status\": \"pass\", \"rule\": \"disk_read.measured\","
     " \"message\": \"read 200 MB/s\"}]}]}";
 
+/* What went names the run as the collector would file it (no collector: no URL). */
+static void body_has_run(const char *text, const char *path)
+{
+	json_object *body = json_tokener_parse(text), *ps = get(body, "probestick");
+
+	CHECK_STR(s(ps, "run"), path);
+	CHECK(s(ps, "report_url") == NULL);
+	json_object_put(body);
+}
+
 /* One callback against an inspector answering replies[]; the report's ironic{}. */
 static json_object *send_to(const struct ps_inventory *inv, const char *const *replies, size_t n,
 			    bool up, double wait_s, struct server *sv, bool *ok)
@@ -155,6 +167,50 @@ static json_object *send_to(const struct ps_inventory *inv, const char *const *r
 	ironic = json_object_get(get(rep, "ironic"));
 	json_object_put(rep);
 	return ironic;
+}
+
+/* Through the collector's sink, with only inspect= set (no collect=): the report's ironic{}
+ * pending, then delivered; no collect{} and no collector lines for a collector there is not. */
+static void test_through_sink(const struct ps_inventory *inv)
+{
+	static const char *const taken[] = {
+	    "200 {\"uuid\": \"8878212a-94fd-4e0d-8344-d87e7a718209\"}"};
+	struct server sv = {.replies = taken, .n = 1};
+	struct ps_config cfg;
+	struct ps_collect *c;
+	const struct ps_report_sink *sink;
+	json_object *rep = json_tokener_parse(report_text), *ins;
+	char dir[] = "/nonexistent/m1/20261206T000000Z-quick";
+	pthread_t t;
+
+	if (listen_local(&sv) < 0) {
+		perror("listen");
+		exit(1);
+	}
+	pthread_create(&t, NULL, serve, &sv);
+	ps_config_defaults(&cfg);
+	snprintf(cfg.inspect, sizeof(cfg.inspect), "http://127.0.0.1:%d/v1/continue", sv.port);
+	nsaid = nproblems = 0;
+	c = ps_collect_start(&(struct ps_collect_opts){.cfg = &cfg, .root = "", .say = say});
+	CHECK(c != NULL);
+	sink = ps_collect_sink(c);
+	sink->annotate(sink->arg, rep, dir);
+	CHECK_STR(s(get(get(rep, "ironic"), "inspector"), "status"), "pending");
+	sink->finished(sink->arg, inv, rep, dir);
+	sink->annotate(sink->arg, rep, dir);
+	sink->written(sink->arg, rep, dir);
+	CHECK(ps_collect_settle(c, 1));
+	ps_collect_free(c);
+	pthread_join(t, NULL);
+	close(sv.fd);
+	ins = get(get(rep, "ironic"), "inspector");
+	CHECK_STR(s(ins, "status"), "delivered");
+	CHECK_STR(s(get(rep, "ironic"), "node"), "8878212a-94fd-4e0d-8344-d87e7a718209");
+	body_has_run(sv.last_body, "m1/20261206T000000Z-quick");
+	CHECK(get(rep, "collect") == NULL);
+	CHECK(!said_like("collect: "));
+	CHECK(said_like("inspector: the plan's inventory and verdicts go to http://127.0.0.1:"));
+	json_object_put(rep);
 }
 
 int main(void)
@@ -239,6 +295,7 @@ int main(void)
 	CHECK(said_like("inspector: NOT delivered: cannot reach the inspector"));
 	json_object_put(ir);
 
+	test_through_sink(&inv);
 	ps_inventory_free(&inv);
 	return check_done("test_inspector_send");
 }

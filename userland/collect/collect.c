@@ -747,7 +747,9 @@ bool ps_collect_settle(struct ps_collect *c, double seconds)
 		waiting += !run_done(c, &c->runs[i]);
 	pthread_mutex_unlock(&c->lock);
 	drain_say(c);
-	record_outcome(c);
+	/* only Ironic's (inspect=, ironic_node=): no collector to say anything of */
+	if (c->have_url || c->have_syslog)
+		record_outcome(c);
 	return waiting == 0;
 }
 
