@@ -149,9 +149,9 @@ declare -A family=(
 	[DRV_USB_STORAGE]="xhci_pci ehci_pci ohci_pci uhci_hcd usb_storage uas"
 	[DRV_USB_NIC]="r8152 ax88179_178a cdc_ether"
 	[DRV_HID]="usbhid hid_generic" [DRV_VIRTIO]="virtio_pci virtio_blk virtio_net virtio_scsi"
-	[DRV_NIC_INTEL]="e1000 e1000e igb igc ixgbe i40e ice" [DRV_NIC_REALTEK]=r8169
+	[DRV_NIC_INTEL]="e100 e1000 e1000e igb igc ixgbe i40e ice" [DRV_NIC_REALTEK]=r8169
 	[DRV_NIC_BROADCOM]="tg3 bnx2 bnx2x bnxt_en b44" [DRV_NIC_MELLANOX]="mlx4_en mlx5_core"
-	[DRV_NIC_EMULEX]=be2net [DRV_NIC_AQUANTIA]=atlantic [DRV_NIC_DESKTOP]="alx atl1c sky2"
+	[DRV_NIC_EMULEX]=be2net [DRV_NIC_AQUANTIA]=atlantic [DRV_NIC_DESKTOP]="alx atl1c sky2 sis900 natsemi"
 	[DRV_MD]="md_mod raid1 raid456" [DRV_FS]="vfat fat exfat nls_cp437 nls_utf8"
 )
 mods=$(awk -v d="$mdir/" 'index($1, d) == 1 && $1 ~ /\.ko$/ { n = $1; sub(/.*\//, "", n); sub(/\.ko$/, "", n); gsub(/-/, "_", n); print n }' "$tmp/entries" | sort -u)

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Every finding rule a step or a recorder can emit is named in docs/report.md.
 
-A rule is the 4th argument of ps_findf() or a `.rule = "..."` of a struct
-ps_finding in userland/steps/<step>.c, or the 3rd argument of hit() in a
-step's pure rules, userland/hw/<step>_rules.c; or the 3rd argument of
-ps_rec_find() in userland/record/<member>.c. report.md must name it as
-`rule`, `<step>.<rule>` or `<member>.<rule>`. String literals only: a rule
-chosen at run time from two literals (a ? "x" : "y") counts both.
+A rule is the 4th argument of ps_findf(), the 3rd of ps_find_unstable() or a
+`.rule = "..."` of a struct ps_finding in userland/steps/<step>.c, or the 3rd
+argument of hit() in a step's pure rules, userland/hw/<step>_rules.c; or the
+3rd argument of ps_rec_find() in userland/record/<member>.c. report.md must
+name it as `rule`, `<step>.<rule>` or `<member>.<rule>`. String literals
+only: a rule chosen at run time from two literals (a ? "x" : "y") counts both.
 """
 import glob
 import os
@@ -68,7 +68,8 @@ def literals(src, call, arg):
 for step, path in sorted(sources):
     src = open(path, encoding="utf-8").read()
     rules = set(re.findall(r'\.rule\s*=\s*"([a-z0-9_]+)"', src))
-    rules |= literals(src, "ps_findf", 3) | literals(src, "hit", 2)
+    rules |= literals(src, "ps_findf", 3) | literals(src, "ps_find_unstable", 2)
+    rules |= literals(src, "hit", 2)
     for r in sorted(rules):
         total += 1
         if f"`{r}`" not in doc and f"`{step}.{r}`" not in doc:

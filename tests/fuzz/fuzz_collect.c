@@ -1,8 +1,8 @@
 /* fuzz_collect.c - what the collector's side parses (a first byte picks): collect=, syslog=,
  * ip=, BOOTIF=, a whole kernel command line (the boot port's address, and the line with its
  * secrets hidden for the report), and an OCP line into an RFC 5424 frame. */
-// fuzz-sources: collect/url.c collect/bootnet.c collect/syslog_frame.c core/redact.c
-// fuzz-sources: core/util.c report/json.c core/store.c
+// fuzz-sources: collect/url.c collect/bootnet.c collect/syslog_frame.c lib/redact.c
+// fuzz-sources: lib/util.c lib/json.c lib/store.c
 #include "fuzz.h"
 
 #include "collect/bootnet.h"

@@ -1,7 +1,7 @@
 /* fuzz_inspector.c - what ironic-inspector answers to probestick's callback (any bytes a
  * server on the boot network sends back): a node named only by a well-formed UUID, a message
  * only of printable, valid text. */
-// fuzz-sources: collect/inspector_reply.c report/json.c core/util.c core/store.c
+// fuzz-sources: collect/inspector_reply.c lib/json.c lib/util.c lib/store.c
 #include "fuzz.h"
 
 #include "collect/inspector.h"

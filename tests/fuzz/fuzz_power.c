@@ -17,10 +17,10 @@
 // fuzz-sources: all
 #include "fuzz_tree.h"
 
-#include "core/util.h"
-#include "core/wall.h"
+#include "lib/util.h"
+#include "decode/wall.h"
 #include "hw/rapl.h"
-#include "hw/superio.h"
+#include "decode/superio.h"
 #include "record/energy.h"
 #include "report/report.h"
 

@@ -15,7 +15,7 @@
 // fuzz-sources: all
 #include "fuzz_tree.h"
 
-#include "core/util.h"
+#include "lib/util.h"
 #include "record/platform.h"
 #include "report/report.h"
 

@@ -104,6 +104,16 @@ done
 for f in $(find "$fx" -path '*/dmi/entries/17-*/raw'); do
 	seed_file smbios17 type17 "$f"
 done
+# real machines' memory devices and arrays (tests/realworld/dmi/): the first three of each
+for m in tests/realworld/dmi/corpus/server-supermicro-29100dd815c0.dmi \
+	tests/realworld/dmi/corpus/server-huawei-96aa82145898.dmi \
+	tests/realworld/dmi/corpus/desktop-asustek-computer-2709540f36b5.dmi \
+	tests/realworld/dmi/corpus/desktop-hewlett-packard-6951e18673da.dmi; do
+	rm -rf "$tmp/dmi" && tests/realworld/dmi/dmidecode2root "$m" "$tmp/dmi"
+	for f in "$tmp"/dmi/sys/firmware/dmi/entries/1[67]-[012]/raw; do
+		seed_file smbios17 real "$f"
+	done
+done
 for f in $(find "$fx" -name config -path '*/sys/devices/*'); do
 	seed_file pcie_config config "$f"
 done
@@ -275,11 +285,11 @@ done
 printf '\x03%s\n%s\n' '3,1,100,-;ata1.00: failed command: READ DMA' ' SUBSYSTEM=scsi' | seed kmsg hand-dictionary
 printf '\x01%s' '6,2,18446744073709551615,-;\x5c\x0a\x00\xff' | seed kmsg hand-escapes-cut
 # its dictionary: the literals the decoders match
-"$py" - userland/record/kmsg_decode.c tests/fuzz/dict/kmsg.dict <<'PY'
+"$py" - userland/decode/kmsg.c tests/fuzz/dict/kmsg.dict <<'PY'
 import re, sys
 lits = sorted(set(re.findall(r'"([ -!#-\[\]-~]{3,40})"', open(sys.argv[1]).read())))
 with open(sys.argv[2], "w") as f:
-    f.write("# /dev/kmsg records: the record syntax and the literals kmsg_decode.c matches\n"
+    f.write("# /dev/kmsg records: the record syntax and the literals decode/kmsg.c matches\n"
             "# (written by tests/fuzz/make-seeds.sh)\n")
     for t in [",", ";", "\\x0a", "\\x5c", "\\x0a ", " SUBSYSTEM=", " DEVICE=", "3,", "4,", "6,"] + \
             [l for l in lits if "%" not in l]:

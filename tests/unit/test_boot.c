@@ -7,7 +7,7 @@
 #include "check.h"
 #include "hw/boot.h"
 #include "hw/inventory.h"
-#include "report/json.h"
+#include "lib/json.h"
 #include "tree.h"
 
 #include <json-c/json.h>

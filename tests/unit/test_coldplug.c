@@ -3,7 +3,7 @@
  * Super I/O monitors by name, since a fixture root has no /dev/port). */
 #include "check.h"
 #include "boot/coldplug.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <json-c/json.h>

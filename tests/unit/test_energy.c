@@ -11,10 +11,10 @@
 #include "json_get.h"
 #include "tree.h"
 
-#include "core/wall.h"
+#include "decode/wall.h"
 #include "hw/rapl.h"
 #include "record/energy.h"
-#include "report/json.h"
+#include "lib/json.h"
 #include "report/view.h"
 
 #include <errno.h>

@@ -9,10 +9,10 @@
 #include "check.h"
 /* link: steps */
 #include "core/plan.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "report/fleet_compare.h"
 #include "report/index.h"
-#include "report/json.h"
+#include "lib/json.h"
 #include "report/report.h"
 
 #include <math.h>

@@ -132,12 +132,11 @@ static void body_has_run(const char *text, const char *path)
 static json_object *send_to(const struct ps_inventory *inv, const char *const *replies, size_t n,
 			    bool up, double wait_s, struct server *sv, bool *ok)
 {
-	struct ps_config cfg;
 	struct ps_inspector *in;
 	struct ps_inspector_port port = {"52:54:00:50:00:01", "eth1", "127.0.0.1"};
 	json_object *rep = json_tokener_parse(report_text), *ironic;
 	pthread_t t;
-	char why[400];
+	char why[400], url[80];
 
 	memset(sv, 0, sizeof(*sv));
 	sv->replies = replies;
@@ -150,15 +149,14 @@ static json_object *send_to(const struct ps_inventory *inv, const char *const *r
 		close(sv->fd); /* nobody there: connection refused */
 	else
 		pthread_create(&t, NULL, serve, sv);
-	ps_config_defaults(&cfg);
-	snprintf(cfg.inspect, sizeof(cfg.inspect), "http://127.0.0.1:%d/v1/continue", sv->port);
-	in = ps_inspector_start(&cfg, "", why, sizeof(why));
+	snprintf(url, sizeof(url), "http://127.0.0.1:%d/v1/continue", sv->port);
+	in = ps_inspector_start(url, "", "", why, sizeof(why));
 	CHECK(in != NULL);
 	CHECK_STR(why, "");
 	nsaid = nproblems = 0;
-	*ok = ps_inspector_send(in, inv, rep, &port, NULL, wait_s, say, NULL);
+	*ok = ps_inspector_send(in, inv, rep, ps_views(), &port, NULL, wait_s, say, NULL);
 	/* a second plan of the same boot sends nothing */
-	CHECK(ps_inspector_send(in, inv, rep, &port, NULL, wait_s, say, NULL));
+	CHECK(ps_inspector_send(in, inv, rep, ps_views(), &port, NULL, wait_s, say, NULL));
 	ps_inspector_free(in);
 	if (up) {
 		pthread_join(t, NULL);
@@ -191,7 +189,8 @@ static void test_through_sink(const struct ps_inventory *inv)
 	ps_config_defaults(&cfg);
 	snprintf(cfg.inspect, sizeof(cfg.inspect), "http://127.0.0.1:%d/v1/continue", sv.port);
 	nsaid = nproblems = 0;
-	c = ps_collect_start(&(struct ps_collect_opts){.cfg = &cfg, .root = "", .say = say});
+	c = ps_collect_start(&(struct ps_collect_opts){
+	    .keys = ps_config_collect_keys(&cfg), .views = ps_views(), .root = "", .say = say});
 	CHECK(c != NULL);
 	sink = ps_collect_sink(c);
 	sink->annotate(sink->arg, rep, dir);

@@ -4,7 +4,7 @@
 #include "check.h"
 #include "hw/hw.h"
 #include "hw/inventory.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -10,7 +10,7 @@
 
 #include "hw/inventory.h"
 #include "record/platform.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <math.h>
 

@@ -3,8 +3,8 @@
 /* link: steps */
 #include "cli/console.h"
 #include "cli/menu.h"
-#include "core/util.h"
-#include "report/json.h"
+#include "lib/json.h"
+#include "lib/util.h"
 
 #include <json-c/json.h>
 #include <math.h>
@@ -157,24 +157,24 @@ static void test_surface_and_scratch(void)
 
 	ps_config_defaults(&menu_cfg);
 	drive("s", &out);
-	CHECK_STR(menu_cfg.surface, "full");
-	CHECK(strstr(out, "surface scan of the full plan: sampled") != NULL);
-	CHECK(strstr(out, "now full") != NULL);
+	CHECK_STR(ps_config_text(&menu_cfg, "surface"), "full");
+	CHECK(strstr(out, "s  surface scan of the full plan: sampled") != NULL);
+	CHECK(strstr(out, "Surface scan of the full plan is now full: every sector") != NULL);
 	free(out);
 	drive("s", &out);
-	CHECK_STR(menu_cfg.surface, "sampled");
+	CHECK_STR(ps_config_text(&menu_cfg, "surface"), "sampled");
 	free(out);
 
 	/* b steps the burn-in's budget through 10m, 1h, 4h and back to the default */
 	drive("bb", &out);
-	CHECK_STR(menu_cfg.burnin, "1h");
-	CHECK(strstr(out, "burn-in budget: 60s") != NULL);
-	CHECK(strstr(out, "now runs 10m") != NULL);
-	CHECK(strstr(out, "burn-in budget: 10m") != NULL);
+	CHECK_STR(ps_config_text(&menu_cfg, "burnin"), "1h");
+	CHECK(strstr(out, "b  burn-in budget: default") != NULL);
+	CHECK(strstr(out, "Burn-in budget is now 10m: 10 minutes") != NULL);
+	CHECK(strstr(out, "b  burn-in budget: 10m") != NULL);
 	free(out);
 	drive("bb", &out);
-	CHECK_STR(menu_cfg.burnin, "");
-	CHECK(strstr(out, "now runs 60s, the full plan's default") != NULL);
+	CHECK_STR(ps_config_text(&menu_cfg, "burnin"), "");
+	CHECK(strstr(out, "is now default: 60 s, the full plan's default") != NULL);
 	free(out);
 
 	/* a serial no drive has; then Esc; then the SATA disk's, with a typo fixed */

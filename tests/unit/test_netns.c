@@ -5,7 +5,7 @@
 
 #include "../../userland/steps/nic_loop.c"
 #include "report/report.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

@@ -2,7 +2,7 @@
  * walk, LnkCap/LnkSta/LnkCap2 fields, the link verdict, the Device Serial
  * Number, module table entries. */
 #include "check.h"
-#include "hw/decode.h"
+#include "decode/decode.h"
 #include "hw/inventory.h"
 #include "hw/readers.h"
 #include "probestick.h"

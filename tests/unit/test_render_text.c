@@ -8,7 +8,7 @@
 #include "check.h"
 /* link: steps */
 #include "core/plan.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "report/doc.h"
 #include "report/report.h"
 

@@ -12,10 +12,10 @@
 #include "json_get.h"
 #include "tree.h"
 
-#include "hw/hwmon_limits.h"
+#include "decode/hwmon_limits.h"
 #include "record/platform.h"
 #include "report/report.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <math.h>
 

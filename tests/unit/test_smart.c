@@ -12,6 +12,7 @@
  * cause.
  */
 #include "check.h"
+#include "hw/drive_identity.h"
 #include "step_harness.h"
 
 #include "../../userland/steps/smart.c"
@@ -33,7 +34,7 @@ struct fake {
 	int nvme_result;  /* result when done; -1 never finishes */
 	int64_t nvme_lba; /* failing LBA, or -1 */
 	/* what the step did */
-	int x_calls, polls_done, aborts, dst_starts, dst_aborts, log_reads;
+	int x_calls, i_calls, polls_done, aborts, dst_starts, dst_aborts, log_reads;
 	const char *types_seen[8];
 };
 
@@ -108,6 +109,16 @@ static int fake_smartctl(void *arg, const char *const *argv, double t, struct ps
 	CHECK(f != NULL);
 	if (!f)
 		return -EIO;
+	if (strcmp(cmd, "-i") ==
+	    0) { /* the inventory's identity correction (hw/drive_identity.c) */
+		for (size_t i = 0; i < 5; i++)
+			if ((!type && !types[i]) || (type && types[i] && !strcmp(type, types[i]))) {
+				f->i_calls++;
+				return answer(f->x[i], out);
+			}
+		CHECK(0);
+		return -EINVAL;
+	}
 	if (strcmp(cmd, "-x") == 0) {
 		for (size_t i = 0; i < 5; i++)
 			if ((!type && !types[i]) || (type && types[i] && !strcmp(type, types[i]))) {
@@ -417,7 +428,11 @@ static void test_rules(void)
 	harness_done(&h);
 }
 
-/* Behind a USB bridge, sat answers with the drive's own identity: it wins. */
+/*
+ * Behind a USB bridge, sat answers with the drive's own identity: the
+ * inventory takes it before it is frozen (hw/drive_identity.c), and the smart
+ * step's identity table shows both, smartctl's used.
+ */
 static void test_bridge_identity(void)
 {
 	struct fake f[] = {{.name = "sdb", .x = {"qemu-usb-auto.json", "smart-ata.json"}}};
@@ -429,6 +444,17 @@ static void test_bridge_identity(void)
 	snprintf(d[0].firmware, sizeof(d[0].firmware), "0100");
 	fakes = f;
 	n_fakes = 1;
+	/* the inventory phase: -i through each bridge type until one answers */
+	CHECK_INT(ps_drive_smartctl_identity(&d[0], "", fake_smartctl, NULL), 1);
+	CHECK_INT(f[0].i_calls, 2);
+	/* the inventory now carries the drive's identity; its stable id is unchanged */
+	CHECK_STR(d[0].model, "WDC WD140EDFZ-11A0VA0");
+	CHECK_STR(d[0].firmware, "81.00A81");
+	CHECK_STR(d[0].serial, "9RK1XXXX");
+	CHECK_STR(d[0].identity_source, "smartctl");
+	CHECK_STR(d[0].serial_source, "smartctl");
+	CHECK_STR(d[0].sysfs_model, "Generic Bridge");
+	CHECK_STR(d[0].id, "drive:test:sdb");
 	run_step(&h, PS_PLAN_QUICK, d, 1);
 	CHECK_INT(f[0].x_calls, 2);
 	x = drive_data(&h, "sdb");
@@ -436,13 +462,7 @@ static void test_bridge_identity(void)
 	CHECK_STR(json_object_get_string(ps_json_ptr(x, "/identity/used")), "smartctl");
 	CHECK_STR(json_object_get_string(ps_json_ptr(x, "/identity/inventory_model")),
 		  "Generic Bridge");
-	/* the inventory now carries the drive's identity; its stable id is unchanged */
-	CHECK_STR(h.inv.drives[0].model, "WDC WD140EDFZ-11A0VA0");
-	CHECK_STR(h.inv.drives[0].firmware, "81.00A81");
-	CHECK_STR(h.inv.drives[0].serial, "9RK1XXXX");
-	CHECK_STR(h.inv.drives[0].identity_source, "smartctl");
-	CHECK_STR(h.inv.drives[0].serial_source, "smartctl");
-	CHECK_STR(h.inv.drives[0].id, "drive:test:sdb");
+	CHECK_STR(json_object_get_string(ps_json_ptr(x, "/identity/inventory_source")), "scsi");
 	CHECK(finding(&h, "smart.identity_differs", NULL) == NULL);
 	CHECK_STR(verdict_of(&h, "sdb"), "pass");
 	harness_done(&h);
@@ -450,10 +470,18 @@ static void test_bridge_identity(void)
 	/* on a SATA port a difference is noted, and smartctl still wins */
 	d[0] = mk("sda", PS_TR_SATA, "WDC WD140EDFZ-11A0V", "9RK1XXXX");
 	f[0] = (struct fake){.name = "sda", .x = {"smart-ata.json"}};
+	CHECK_INT(ps_drive_smartctl_identity(&d[0], "", fake_smartctl, NULL), 1);
+	CHECK_STR(d[0].model, "WDC WD140EDFZ-11A0VA0");
 	run_step(&h, PS_PLAN_QUICK, d, 1);
 	CHECK(finding(&h, "smart.identity_differs", "sda") != NULL);
-	CHECK_STR(h.inv.drives[0].model, "WDC WD140EDFZ-11A0VA0");
 	harness_done(&h);
+
+	/* no smartctl: nothing corrected, and the caller hears it */
+	d[0] = mk("sda", PS_TR_SATA, "WDC WD140EDFZ-11A0V", "9RK1XXXX");
+	missing_smartctl = true;
+	CHECK_INT(ps_drive_smartctl_identity(&d[0], "", fake_smartctl, NULL), -ENOENT);
+	missing_smartctl = false;
+	CHECK_STR(d[0].model, "WDC WD140EDFZ-11A0V");
 }
 
 /* One ATA attribute row of smartctl's JSON. */

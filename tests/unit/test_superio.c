@@ -7,7 +7,7 @@
  */
 #include "check.h"
 
-#include "hw/superio.h"
+#include "decode/superio.h"
 
 #include <errno.h>
 #include <stdbool.h>

@@ -1,7 +1,7 @@
 /* coldplug.c - find every device's modalias in sysfs and load its driver through
  * libkmod, again and again while loading drivers makes new devices appear. */
 #include "boot/coldplug.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <dirent.h>
 #include <errno.h>

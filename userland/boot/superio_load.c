@@ -1,7 +1,7 @@
 /*
  * superio_load.c - the board's own hardware monitor (fans, voltages, board
  * temperatures), loaded the way sensors-detect decides: the Super I/O
- * chip's ID read through /dev/port (hw/superio.h) names the one driver to
+ * chip's ID read through /dev/port (decode/superio.h) names the one driver to
  * load. Where the kernel refuses the ports (lockdown under Secure Boot)
  * each driver is loaded by name and probes for its chip itself. A driver
  * that finds no chip is unloaded again, with the helpers it pulled in
@@ -9,9 +9,8 @@
  * which chip.
  */
 #include "boot/coldplug.h"
-#include "core/util.h"
-#include "hw/hw_util.h"
-#include "hw/superio.h"
+#include "lib/util.h"
+#include "decode/superio.h"
 
 #include <errno.h>
 #include <fcntl.h>

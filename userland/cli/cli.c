@@ -5,17 +5,19 @@
 #include "cli/cli.h"
 #include "boot/coldplug.h"
 #include "boot/stick_check.h"
-#include "core/store.h"
+#include "lib/store.h"
 #include "core/config.h"
 #include "cli/console.h"
+#include "hw/drive_identity.h"
 #include "hw/inventory.h"
-#include "hw/machine_id.h"
+#include "decode/machine_id.h"
 #include "cli/menu.h"
 #include "cli/send.h"
 #include "cli/serve.h"
 #include "cli/ui.h"
 #include "collect/collect.h"
 #include "core/plan.h"
+#include "core/recorders.h"
 #include "hw/hw.h"
 #include "report/compare.h"
 #include "report/fleet_compare.h"
@@ -23,7 +25,7 @@
 #include "report/index.h"
 #include "report/ocp.h"
 #include "report/report.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "record/kmsg.h"
 
 #include <errno.h>
@@ -67,12 +69,16 @@ static const char usage[] =
     "  send [--collect URL] [--cfg FILE] ... PATH...\n"
     "                        deliver run folders to the collector ('probestick send')\n"
     "  steps                 list the compiled-in steps\n"
+    "  schema BASE           the report's JSON Schema: BASE (docs/report-schema.json)\n"
+    "                        with every step's data fragment and setting\n"
     "  serve [--stick DIR] [--ports a,b] [--net SPEC] [--mtu SPEC] [--seconds N]\n"
     "        [--no-export]   server mode: the peer of another stick (iperf3 server,\n"
     "                        echo service, NBD export of a RAM disk) until a key\n"
     "  bench probes [...]    the probes' overhead, IOPS with them off and on (make bench);\n"
+    "  bench engine [...]    the io_uring engine against fio (make bench);\n"
     "  bench mem [...]       triad GB/s beside likwid-bench or stress-ng (make bench);\n"
-    "                        'probestick bench' lists its options\n"
+    "  bench net [...]       TCP over veth against iperf3 (make bench); each judged on\n"
+    "                        alternating pairs; 'probestick bench' lists its options\n"
     "\n"
     "  --root DIR            read /sys, /proc and /dev below DIR (fixture trees)\n"
     "  --out DIR             reports root (default STICK/reports with --stick, else\n"
@@ -213,7 +219,7 @@ static int run_plan(void *arg, const char *plan, const char *steps_csv, char *di
 	ps_ui_summary(&ui, &res, s->leaving, 600);
 	/* Leaving: as long as collect_wait allows; else a while, the rest in the background. */
 	if (s->collect) {
-		double wait = ps_collect_wait_s(&s->cfg);
+		double wait = ps_collect_wait_s(s->cfg.collect_wait);
 
 		ps_collect_settle(s->collect, s->leaving || wait < 30 ? wait : 30);
 	}
@@ -231,7 +237,7 @@ static void session_init(struct session *s, const char *root, const char *stick,
 	s->stream.fd = -1;
 	ps_config_defaults(&s->cfg);
 	s->warnings = json_object_new_array();
-	/* Every write on the stick goes through the store (core/store.h). */
+	/* Every write on the stick goes through the store (lib/store.h). */
 	ps_store_init(stick);
 	if (stick) {
 		snprintf(s->cfg.stick, sizeof(s->cfg.stick), "%s", stick);
@@ -320,6 +326,7 @@ static int cmd_info(struct opts *o)
 	ps_path(path, sizeof(path), o->root, "%s", PROBESTICK_DEVICE);
 	io.module_fd = open(path, O_RDWR | O_CLOEXEC);
 	ps_inventory_take(&inv, &io);
+	ps_inventory_smartctl_identity(&inv, o->root, NULL, NULL);
 	ps_environment_read(o->root, &inv.environment);
 	ps_boot_read(o->root, &inv.boot);
 	ps_inventory_json(&inv, r);
@@ -330,10 +337,14 @@ static int cmd_info(struct opts *o)
 			io.module_fd >= 0 ? "loaded" : "not loaded");
 	if (io.module_fd >= 0)
 		close(io.module_fd);
-	/* The inventory's view reads the report's sections: give it its step. */
+	/* The inventory's view reads the report's sections: give it its step (the plan's
+	 * first phase, whatever its name). */
 	all = ps_registry(&n);
-	s = ps_step_find(all, n, "inventory");
-	ps_json_set_str(step, "name", "inventory");
+	s = NULL;
+	for (size_t i = 0; i < n && !s; i++)
+		if (all[i]->flags & PS_STEP_TAKES_INVENTORY)
+			s = all[i];
+	ps_json_set_str(step, "name", s ? s->name : "?");
 	ps_json_set_str(step, "status", "pass");
 	ps_json_set(step, "data_version", json_object_new_int(s ? (int)s->data_version : 0));
 	json_object_array_add(ps_json_get(r, "steps"), step);
@@ -543,7 +554,8 @@ static void start_collect(struct session *s, struct ps_console *con, const char 
 
 	ps_read_all(cmdline_path, &cmdline, &len);
 	s->collect = ps_collect_start(&(struct ps_collect_opts){
-	    .cfg = &s->cfg,
+	    .keys = ps_config_collect_keys(&s->cfg),
+	    .views = ps_views(),
 	    .root = s->root,
 	    .stick = stick,
 	    .cmdline = cmdline,
@@ -615,7 +627,7 @@ static int cmd_boot(struct opts *o)
 	if (!*o->root)
 		ps_kmsg_console_restore();
 	/* runs from the menu that are not delivered yet: as long as collect_wait allows */
-	ps_collect_settle(s.collect, ps_collect_wait_s(&s.cfg));
+	ps_collect_settle(s.collect, ps_collect_wait_s(s.cfg.collect_wait));
 	ps_collect_free(s.collect);
 	ps_console_close(&con);
 	if (s.stream.fd >= 0)
@@ -823,8 +835,9 @@ static const char *plans_text(unsigned int plans)
 
 static int cmd_steps(void)
 {
-	size_t n;
+	size_t n, nrec;
 	const struct ps_step_ops *const *all = ps_registry(&n);
+	const struct ps_recorder_ops *const *recs;
 
 	printf("%-16s %-10s %-5s %-14s %s\n", "STEP", "PLANS", "ORDER", "NEEDS", "WHAT");
 	for (size_t i = 0; i < n; i++) {
@@ -846,6 +859,38 @@ static int cmd_steps(void)
 	}
 	if (n == 0)
 		printf("(no step is compiled in: see 'make menuconfig', Test steps)\n");
+	recs = ps_recorders(&nrec);
+	printf("\n%-16s %-5s %s\n", "RECORDER", "ORDER", "AROUND EVERY STEP, IN steps[].<name>");
+	for (size_t i = 0; i < nrec; i++)
+		printf("%-16s %5d %s\n", recs[i]->name, recs[i]->order,
+		       recs[i]->view->blocks && recs[i]->view->nblocks &&
+			       recs[i]->view->blocks[0].title
+			   ? recs[i]->view->blocks[0].title
+			   : "");
+	return 0;
+}
+
+/* The report's JSON Schema: base (docs/report-schema.json) with what the registry knows. */
+static int cmd_schema(int argc, char **argv)
+{
+	json_object *base;
+
+	if (argc != 1) {
+		fprintf(stderr, "usage: probestick schema docs/report-schema.json\n");
+		return 2;
+	}
+	base = ps_json_read_file(argv[0]);
+	if (!base) {
+		fprintf(stderr, "probestick schema: %s is not a readable JSON object\n", argv[0]);
+		return 1;
+	}
+	ps_report_schema(base);
+	fputs(json_object_to_json_string_ext(base, JSON_C_TO_STRING_PRETTY |
+						       JSON_C_TO_STRING_SPACED |
+						       JSON_C_TO_STRING_NOSLASHESCAPE),
+	      stdout);
+	fputc('\n', stdout);
+	json_object_put(base);
 	return 0;
 }
 
@@ -1081,6 +1126,8 @@ int ps_cli_main(int argc, char **argv)
 		ret = cmd_serve(nrest, rest);
 	} else if (strcmp(cmd, "compare") == 0) {
 		ret = cmd_compare(nrest, rest);
+	} else if (strcmp(cmd, "schema") == 0) {
+		ret = cmd_schema(nrest, rest);
 	} else if (strcmp(cmd, "index") == 0) {
 		ret = parse_opts(nrest, rest, cmd, "positional", &o);
 		if (ret < 0)

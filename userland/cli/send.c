@@ -6,7 +6,8 @@
 #include "cli/send.h"
 #include "collect/collect.h"
 #include "core/config.h"
-#include "core/util.h"
+#include "core/plan.h"
+#include "lib/util.h"
 #include "report/report.h"
 
 #include <dirent.h>
@@ -151,7 +152,8 @@ int ps_send_main(int argc, char **argv)
 		fputs(usage, stderr);
 		return 2;
 	}
-	c = ps_collect_start(&(struct ps_collect_opts){.cfg = &cfg, .root = "", .say = say});
+	c = ps_collect_start(&(struct ps_collect_opts){
+	    .keys = ps_config_collect_keys(&cfg), .views = ps_views(), .root = "", .say = say});
 	memset(cfg.collect_password, 0, sizeof(cfg.collect_password));
 	if (!c)
 		return 1;

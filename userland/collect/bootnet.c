@@ -1,6 +1,6 @@
 /* bootnet.c - BOOTIF= and ip= from the kernel command line: the boot port and its address. */
 #include "collect/bootnet.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <arpa/inet.h>
 #include <ctype.h>

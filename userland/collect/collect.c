@@ -13,9 +13,9 @@
 #include "collect/syslog_frame.h"
 #include "collect/upload.h"
 #include "collect/url.h"
-#include "core/store.h"
-#include "core/util.h"
-#include "report/json.h"
+#include "lib/store.h"
+#include "lib/util.h"
+#include "lib/json.h"
 #include "report/report.h"
 
 #include <errno.h>
@@ -618,8 +618,8 @@ static void finished(void *arg, const struct ps_inventory *inv, json_object *rep
 		if (strcmp(c->net.found_by, "BOOTIF") == 0)
 			snprintf(port.mac, sizeof(port.mac), "%s", c->net.mac);
 	}
-	ps_inspector_send(c->ins, inv, report, &port, &run, ps_collect_wait_s(c->o.cfg), c->o.say,
-			  c->o.arg);
+	ps_inspector_send(c->ins, inv, report, c->o.views, &port, &run,
+			  ps_collect_wait_s(c->o.keys.collect_wait), c->o.say, c->o.arg);
 }
 
 static void written(void *arg, json_object *report, const char *dir)
@@ -693,7 +693,7 @@ static void record_outcome(struct ps_collect *c)
 		if (!rep)
 			continue;
 		ps_store_begin(dir);
-		ps_report_write(rep, dir, ps_views(), &(struct ps_report_files){0});
+		ps_report_write(rep, dir, c->o.views, &(struct ps_report_files){0});
 		ps_store_end(dir);
 		json_object_put(rep);
 		if (!done) {
@@ -753,13 +753,13 @@ bool ps_collect_settle(struct ps_collect *c, double seconds)
 	return waiting == 0;
 }
 
-double ps_collect_wait_s(const struct ps_config *cfg)
+double ps_collect_wait_s(const char *collect_wait)
 {
 	unsigned int s;
 
-	if (strcmp(cfg->collect_wait, "0") == 0)
+	if (strcmp(collect_wait, "0") == 0)
 		return 0;
-	return ps_duration_parse(cfg->collect_wait, &s) == 0 ? (double)s : DEFAULT_WAIT_S;
+	return ps_duration_parse(collect_wait, &s) == 0 ? (double)s : DEFAULT_WAIT_S;
 }
 
 unsigned long long ps_collect_bytes(struct ps_collect *c)
@@ -783,7 +783,7 @@ static bool readable(const char *path)
 /* collect_ca=, else the netboot tree's (site.img), else the stick's; "" none. */
 static void find_ca(const struct ps_collect_opts *o, char *ca, size_t len)
 {
-	const char *named = o->cfg->collect_ca, *stick = o->stick ? o->stick : "";
+	const char *named = o->keys.collect_ca, *stick = o->stick ? o->stick : "";
 	char path[512];
 
 	ca[0] = '\0';
@@ -821,7 +821,7 @@ static void bring_up_network(struct ps_collect *c)
 	struct ps_bootnet b;
 	char why[300];
 
-	ps_bootnet_from_cmdline(c->o.cmdline ? c->o.cmdline : "", c->o.cfg->ip, &b, why,
+	ps_bootnet_from_cmdline(c->o.cmdline ? c->o.cmdline : "", c->o.keys.ip, &b, why,
 				sizeof(why));
 	if (why[0])
 		say_now(c, true, "collect: the kernel command line's %s%s", why, "");
@@ -845,34 +845,40 @@ static void bring_up_network(struct ps_collect *c)
 
 struct ps_collect *ps_collect_start(const struct ps_collect_opts *o)
 {
-	const struct ps_config *cfg = o->cfg;
+	struct ps_collect_keys k = o->keys;
+	const char **each[] = {&k.collect,	    &k.collect_ca, &k.collect_user,
+			       &k.collect_password, &k.syslog,	   &k.ip,
+			       &k.collect_wait,	    &k.inspect,	   &k.ironic_node};
 	struct ps_collect *c;
 	char why[400];
 
-	if (!cfg->collect[0] && !cfg->syslog[0] && !cfg->inspect[0] && !cfg->ironic_node[0])
+	/* an unset key is "" from here on */
+	for (size_t i = 0; i < sizeof(each) / sizeof(each[0]); i++)
+		*each[i] = *each[i] ? *each[i] : "";
+	if (!k.collect[0] && !k.syslog[0] && !k.inspect[0] && !k.ironic_node[0])
 		return NULL;
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return NULL;
 	c->o = *o;
+	c->o.keys = k;
 	pthread_mutex_init(&c->lock, NULL);
 	pthread_cond_init(&c->cond, NULL);
 	c->sink = (struct ps_report_sink){
 	    .arg = c, .annotate = annotate, .written = written, .finished = finished};
-	find_ca(o, c->ca, sizeof(c->ca));
-	if (cfg->collect[0] && ps_url_parse(cfg->collect, &c->url, why, sizeof(why)) == 0) {
+	find_ca(&c->o, c->ca, sizeof(c->ca));
+	if (k.collect[0] && ps_url_parse(k.collect, &c->url, why, sizeof(why)) == 0) {
 		c->have_url = true;
 		ps_url_base(&c->url, c->base, sizeof(c->base));
 		/* collect_user=/collect_password= over the URL's user:password@ */
-		if (cfg->collect_user[0])
-			snprintf(c->url.user, sizeof(c->url.user), "%s", cfg->collect_user);
-		if (cfg->collect_password[0])
+		if (k.collect_user[0])
+			snprintf(c->url.user, sizeof(c->url.user), "%s", k.collect_user);
+		if (k.collect_password[0])
 			snprintf(c->url.password, sizeof(c->url.password), "%s",
-				 cfg->collect_password);
+				 k.collect_password);
 		snprintf(c->user, sizeof(c->user), "%s", c->url.user);
 	}
-	if (cfg->syslog[0] &&
-	    ps_syslog_target_parse(cfg->syslog, &c->syslog, why, sizeof(why)) == 0) {
+	if (k.syslog[0] && ps_syslog_target_parse(k.syslog, &c->syslog, why, sizeof(why)) == 0) {
 		c->have_syslog = true;
 		ps_syslog_target_text(&c->syslog, c->syslog_text, sizeof(c->syslog_text));
 	}
@@ -917,12 +923,12 @@ struct ps_collect *ps_collect_start(const struct ps_collect_opts *o)
 	if (c->have_url)
 		say_now(c, false, "collect: runs go to %s%s", c->base,
 			c->ca[0] ? "" : " (no CA file named or found)");
-	c->ins = ps_inspector_start(cfg, c->ca, why, sizeof(why));
+	c->ins = ps_inspector_start(k.inspect, k.ironic_node, c->ca, why, sizeof(why));
 	if (c->ins && why[0])
 		say_now(c, true, "inspector: %s%s", why, "");
-	else if (cfg->inspect[0])
+	else if (k.inspect[0])
 		say_now(c, false, "inspector: the plan's inventory and verdicts go to %s%s",
-			cfg->inspect, "");
+			k.inspect, "");
 	drain_say(c);
 	return c;
 }

@@ -12,28 +12,42 @@
 #ifndef PS_COLLECT_H
 #define PS_COLLECT_H
 
-#include "core/config.h"
-#include "core/plan.h"
+#include "report/report.h"
 
 #include <json-c/json.h>
 #include <stdbool.h>
 
 struct ps_collect;
 
+/*
+ * probestick.cfg's keys of the collector, as core/config.c checked them
+ * ("" unset): collect=, collect_ca=, collect_user=, collect_password=,
+ * syslog=, ip=, collect_wait=, and OpenStack Ironic's inspect= and
+ * ironic_node= (collect/inspector.h). The texts outlive the collector's
+ * start; ip= its thread, collect_wait= the plan.
+ */
+struct ps_collect_keys {
+	const char *collect, *collect_ca, *collect_user, *collect_password, *syslog, *ip;
+	const char *collect_wait, *inspect, *ironic_node;
+};
+
 struct ps_collect_opts {
-	const struct ps_config *cfg; /* collect*, syslog, ip */
-	const char *root;	     /* "" live; a fixture tree in tests */
-	const char *stick;	     /* the stick's mount point, "" none (where collector-ca.pem
-					may be; what the summary says of the spool) */
-	const char *cmdline;	     /* the kernel command line's text (BOOTIF=, ip=), NULL none */
-	bool net;		     /* bring the boot port up first (probestick boot) */
+	struct ps_collect_keys keys;
+	const char *root;    /* "" live; a fixture tree in tests */
+	const char *stick;   /* the stick's mount point, "" none (where collector-ca.pem
+				may be; what the summary says of the spool) */
+	const char *cmdline; /* the kernel command line's text (BOOTIF=, ip=), NULL none */
+	bool net;	     /* bring the boot port up first (probestick boot) */
+	/* the views the run's files are rendered with when the outcome is written (ps_views()) */
+	const struct ps_view_set *views;
 	/* A line for the person watching; only ever called from the caller's thread. */
 	void (*say)(void *arg, bool problem, const char *line);
 	void *arg;
 };
 
 /*
- * NULL when neither collect= nor syslog= is set. Problems that stop it
+ * NULL when none of collect=, syslog=, inspect= and ironic_node= is set
+ * (with only Ironic's, it sends to the inspector alone). Problems that stop it
  * (no address, no libcurl) are said, and in the report through the sink:
  * it stays usable and only records them.
  */
@@ -52,8 +66,8 @@ int ps_collect_add_run(struct ps_collect *c, const char *dir);
  */
 bool ps_collect_settle(struct ps_collect *c, double seconds);
 
-/* collect_wait= in seconds (0 allowed; unset: 600). */
-double ps_collect_wait_s(const struct ps_config *cfg);
+/* collect_wait= (its text) in seconds (0 allowed; unset: 600). */
+double ps_collect_wait_s(const char *collect_wait);
 
 /* Bytes sent so far (HTTP bodies and syslog frames), for `probestick send`. */
 unsigned long long ps_collect_bytes(struct ps_collect *c);

@@ -5,10 +5,9 @@
 #include "collect/inspector.h"
 #include "collect/http.h"
 #include "collect/retry.h"
-#include "core/plan.h"
-#include "core/util.h"
+#include "lib/json.h"
+#include "lib/util.h"
 #include "report/doc.h"
-#include "report/json.h"
 #include "report/report.h"
 
 #include <errno.h>
@@ -37,20 +36,20 @@ struct ps_inspector {
 	bool sent; /* tried to the end once: a second plan of the boot sends nothing */
 };
 
-struct ps_inspector *ps_inspector_start(const struct ps_config *cfg, const char *ca, char *why,
-					size_t whylen)
+struct ps_inspector *ps_inspector_start(const char *inspect, const char *ironic_node,
+					const char *ca, char *why, size_t whylen)
 {
 	struct ps_inspector *in;
 
 	why[0] = '\0';
-	if (!cfg->inspect[0] && !cfg->ironic_node[0])
+	if (!inspect[0] && !ironic_node[0])
 		return NULL;
 	in = calloc(1, sizeof(*in));
 	if (!in)
 		return NULL;
-	snprintf(in->url, sizeof(in->url), "%s", cfg->inspect);
-	if (cfg->ironic_node[0]) {
-		snprintf(in->node, sizeof(in->node), "%s", cfg->ironic_node);
+	snprintf(in->url, sizeof(in->url), "%s", inspect);
+	if (ironic_node[0]) {
+		snprintf(in->node, sizeof(in->node), "%s", ironic_node);
 		snprintf(in->node_from, sizeof(in->node_from), "ironic_node");
 	}
 	in->status = "pending";
@@ -139,8 +138,9 @@ static size_t count_verdicts(json_object *extra)
 }
 
 bool ps_inspector_send(struct ps_inspector *in, const struct ps_inventory *inv, json_object *report,
-		       const struct ps_inspector_port *boot, const struct ps_inspector_run *run,
-		       double wait_s, ps_inspector_say say, void *arg)
+		       const struct ps_view_set *views, const struct ps_inspector_port *boot,
+		       const struct ps_inspector_run *run, double wait_s, ps_inspector_say say,
+		       void *arg)
 {
 	struct ps_doc *doc;
 	json_object *extra, *body;
@@ -165,7 +165,7 @@ bool ps_inspector_send(struct ps_inspector *in, const struct ps_inventory *inv, 
 		snprintf(in->message, sizeof(in->message), "%s", in->http_why);
 		goto out;
 	}
-	doc = ps_doc_build(report, ps_views());
+	doc = ps_doc_build(report, views);
 	reply = malloc(REPLY_MAX);
 	if (!doc || !reply) {
 		ps_doc_free(doc);

@@ -13,7 +13,6 @@
 #define PS_COLLECT_INSPECTOR_H
 
 #include "collect/inspector_data.h"
-#include "core/config.h"
 
 #include <json-c/json.h>
 #include <stdbool.h>
@@ -22,12 +21,13 @@
 struct ps_inspector;
 
 /*
- * NULL when neither inspect= nor ironic_node= is set. ca: a PEM file an
+ * NULL when neither inspect= nor ironic_node= is set ("" unset, as
+ * core/config.c checked them). ca: a PEM file an
  * https:// callback is checked with ("" none). A problem that keeps it from
  * sending (no libcurl) is in why[] and in the report; it stays usable.
  */
-struct ps_inspector *ps_inspector_start(const struct ps_config *cfg, const char *ca, char *why,
-					size_t whylen);
+struct ps_inspector *ps_inspector_start(const char *inspect, const char *ironic_node,
+					const char *ca, char *why, size_t whylen);
 
 /* The report's ironic{} as it stands. */
 void ps_inspector_annotate(struct ps_inspector *in, json_object *report);
@@ -39,12 +39,14 @@ typedef void (*ps_inspector_say)(void *arg, bool problem, const char *line);
  * After a plan: its inventory, findings and verdicts to the callback, once
  * per boot, trying again for up to wait_s seconds while the inspector
  * cannot be reached or fails (5xx); a refusal (4xx) is final. The report's
- * ironic{} gets the outcome. true when the inspector took it (or there is
- * no callback to send to).
+ * ironic{} gets the outcome. views: the set the report is read with
+ * (ps_views()). true when the inspector took it (or there is no callback to
+ * send to).
  */
 bool ps_inspector_send(struct ps_inspector *in, const struct ps_inventory *inv, json_object *report,
-		       const struct ps_inspector_port *boot, const struct ps_inspector_run *run,
-		       double wait_s, ps_inspector_say say, void *arg);
+		       const struct ps_view_set *views, const struct ps_inspector_port *boot,
+		       const struct ps_inspector_run *run, double wait_s, ps_inspector_say say,
+		       void *arg);
 
 void ps_inspector_free(struct ps_inspector *in);
 

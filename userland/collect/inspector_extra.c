@@ -5,7 +5,7 @@
  * and its actions quote them ({data[probestick][worst][drive][reason]}).
  */
 #include "collect/inspector_data.h"
-#include "report/json.h"
+#include "lib/json.h"
 #include "version.h"
 
 #include <math.h>

@@ -4,7 +4,7 @@
  * hooks read it: scheduler, root_disk_selection, validate_interfaces).
  */
 #include "collect/inspector_data.h"
-#include "report/json.h"
+#include "lib/json.h"
 #include "version.h"
 
 #include <stdio.h>

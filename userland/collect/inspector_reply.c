@@ -1,6 +1,6 @@
 /* inspector_reply.c - what ironic-inspector answers to the callback: the node, or why not. */
 #include "collect/inspector.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <errno.h>
 #include <stdint.h>

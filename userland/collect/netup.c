@@ -1,9 +1,9 @@
 /* netup.c - the boot port's address for the collector: BOOTIF, ip=, DHCP, DNS. */
 #include "collect/netup.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "engines/net/netns.h"
 #include "engines/net/peer.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <arpa/inet.h>
 #include <dirent.h>

@@ -1,6 +1,6 @@
 /* syslog_frame.c - OCP artifacts as RFC 5424 messages with RFC 6587 octet counting. */
 #include "collect/syslog_frame.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <json-c/json.h>
 #include <stdio.h>

@@ -4,8 +4,9 @@
  */
 #include "core/step.h"
 #include "core/step_run.h"
-#include "core/util.h"
-#include "report/json.h"
+#include "lib/stats.h"
+#include "lib/util.h"
+#include "lib/json.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -99,6 +100,17 @@ void ps_findf(struct ps_ctx *ctx, enum ps_severity sev, struct ps_dev_ref dev, c
 	va_start(ap, fmt);
 	add(ctx, &f, fmt, ap);
 	va_end(ap);
+}
+
+void ps_find_hook(void *ctx, enum ps_severity sev, struct ps_dev_ref dev, const char *rule,
+		  const char *message)
+{
+	ps_findf(ctx, sev, dev, rule, "%s", message);
+}
+
+void ps_not_tested_hook(void *ctx, struct ps_dev_ref dev, const char *why)
+{
+	ps_not_tested(ctx, dev, "%s", why);
 }
 
 static void examined(struct ps_ctx *ctx, struct ps_dev_ref dev, const char *rule, bool tested,
@@ -241,4 +253,23 @@ json_object *ps_step_verdicts(json_object *findings, json_object *examined)
 		ps_json_set_str(v, "unit", ps_json_str(f, "unit"));
 	}
 	return verdicts;
+}
+
+bool ps_find_unstable(struct ps_ctx *ctx, struct ps_dev_ref dev, const char *rule,
+		      const struct ps_figure *f, const char *unit, int decimals, const char *what,
+		      const char *why)
+{
+	struct ps_finding fi = {.severity = PS_SEV_INFO,
+				.dev = dev,
+				.rule = rule,
+				.value = f->cv_pct,
+				.limit = PS_UNSTABLE_CV_PCT,
+				.unit = "%"};
+
+	if (f->n < 2 || isnan(f->cv_pct) || f->cv_pct <= PS_UNSTABLE_CV_PCT || ps_should_abort(ctx))
+		return false;
+	ps_find(ctx, &fi, "%s varied by %.0f%% between runs (%.*f-%.*f %s%s): %s", what, f->cv_pct,
+		decimals, f->min, decimals, f->max, unit,
+		isnan(f->warmup) ? "" : ", after a warm-up run", why);
+	return true;
 }

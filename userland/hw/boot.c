@@ -4,11 +4,11 @@
  * (securityfs), whether module signatures are enforced, and what became of
  * probestick.ko (loaded, signed, or refused, as coldplug recorded it).
  */
-#include "core/util.h"
+#include "lib/util.h"
 #include "hw/boot.h"
 #include "hw/hw_util.h"
 #include "hw/inventory.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -6,10 +6,10 @@
  * firmware list), coldplug's record and the kernel log since boot.
  */
 #include "hw/drivers.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "hw/hw_util.h"
-#include "record/kmsg.h"
-#include "report/json.h"
+#include "decode/kmsg.h"
+#include "lib/json.h"
 
 #include <ctype.h>
 #include <dirent.h>

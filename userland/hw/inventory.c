@@ -5,6 +5,7 @@
  */
 #include "hw/inventory.h"
 #include "hw/hw_util.h"
+#include "lib/util.h"
 #include "hw/readers.h"
 
 #include <errno.h>

@@ -3,11 +3,11 @@
  * hypervisor flag, memory size, kernel command line, and the machine-id
  * derived from them.
  */
-#include "hw/decode.h"
+#include "decode/decode.h"
 #include "hw/hw_util.h"
 #include "hw/readers.h"
-#include "core/config.h"
-#include "core/util.h"
+#include "lib/redact.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -195,10 +195,15 @@ int ps_read_machine(const char *root, struct ps_machine *m)
 		    field, dmi_fields[i].size);
 
 		/* placeholders stay as read: they tell the reader what the BIOS says */
-		if (n < 0)
+		if (n < 0) {
 			field[0] = '\0';
-		else
+		} else {
+			/* the firmware's padding (" 3.08", as dmidecode shows it, trimmed) */
+			size_t lead = strspn(field, " \t");
+
+			memmove(field, field + lead, strlen(field + lead) + 1);
 			dmi_read++;
+		}
 	}
 
 	r = probe_cpu(root, m);

@@ -4,10 +4,10 @@
  * link verdict (kmod/pcie_verdict.h); from probestick.ko's table when the
  * module is there, else from sysfs and config space.
  */
-#include "hw/decode.h"
+#include "decode/decode.h"
 #include "hw/hw_util.h"
 #include "hw/readers.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include "../../kmod/pcie_fields.h"
 #include "../../kmod/pcie_verdict.h"

@@ -3,7 +3,7 @@
  * master, /proc/net/if_inet6 and /proc/net/route (port_use.h).
  */
 #include "hw/port_use.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <limits.h>
 #include <stdbool.h>

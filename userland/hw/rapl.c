@@ -5,7 +5,7 @@
  * a machine has none.
  */
 #include "hw/rapl.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "hw/hw_util.h"
 
 #include <errno.h>

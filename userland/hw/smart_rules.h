@@ -7,7 +7,7 @@
 #ifndef PS_HW_SMART_RULES_H
 #define PS_HW_SMART_RULES_H
 
-#include "hw/smart.h"
+#include "decode/smart.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -7,10 +7,11 @@
  * every figure is null and the reason says why, never 0.
  */
 #include "record/energy.h"
-#include "core/util.h"
+#include "record/recorder.h"
+#include "lib/util.h"
 #include "hw/hw_util.h"
 #include "hw/rapl.h"
-#include "report/json.h"
+#include "lib/json.h"
 #include "report/view.h"
 
 #include <errno.h>
@@ -432,3 +433,28 @@ const struct ps_view ps_energy_view = {
     .scope = PS_SCOPE_MEMBER,
     .blocks = PS_BLOCKS(blocks),
 };
+
+/* ---- registered: the energy of every step, sampled on the load sampler's ticks ---- */
+
+static void *energy_start(struct ps_rec_ctx *rc, void *plan)
+{
+	return ps_energy_start(rc->root);
+}
+
+static json_object *energy_stop(void *state, struct ps_rec_ctx *rc)
+{
+	return ps_energy_stop(state, rc->view, rc->data);
+}
+
+static const struct ps_recorder_ops energy_recorder = {
+    .abi = PS_RECORDER_ABI,
+    .name = "energy",
+    .order = 45, /* after sensors, before the load sampler whose ticks read it */
+    .show = 90,
+    .view = &ps_energy_view,
+    .start = energy_start,
+    .stop = energy_stop,
+    .sample = ps_energy_sample,
+    .summary = ps_power_update,
+};
+PS_RECORDER_REGISTER(energy_recorder);

@@ -7,7 +7,7 @@
 #ifndef PS_RECORD_ENERGY_H
 #define PS_RECORD_ENERGY_H
 
-#include "core/wall.h"
+#include "decode/wall.h"
 
 #include <json-c/json.h>
 #include <stdbool.h>

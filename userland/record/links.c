@@ -9,10 +9,11 @@
  * that cannot train up.
  */
 #include "record/platform.h"
-#include "core/util.h"
-#include "hw/decode.h"
+#include "record/recorder.h"
+#include "lib/util.h"
+#include "decode/decode.h"
 #include "hw/hw_util.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include "../../kmod/pcie_fields.h"
 
@@ -572,3 +573,27 @@ const struct ps_view ps_links_view = {
     .scope = PS_SCOPE_MEMBER,
     .blocks = PS_BLOCKS(blocks),
 };
+
+/* ---- registered: the link watch around every step ---- */
+
+static void *links_start(struct ps_rec_ctx *rc, void *plan)
+{
+	return ps_links_start(rc->root, rc->module_fd, rc->inv);
+}
+
+static json_object *links_stop(void *state, struct ps_rec_ctx *rc)
+{
+	return ps_links_stop(state, rc->inv);
+}
+
+static const struct ps_recorder_ops links_recorder = {
+    .abi = PS_RECORDER_ABI,
+    .name = "links",
+    .order = 10,
+    .show = 50,
+    .view = &ps_links_view,
+    .start = links_start,
+    .stop = links_stop,
+    .sample = ps_links_sample, /* the idle links read again under the step's load */
+};
+PS_RECORDER_REGISTER(links_recorder);

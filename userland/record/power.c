@@ -6,7 +6,7 @@
  * supply's own loss).
  */
 #include "record/energy.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <math.h>
 #include <stdio.h>

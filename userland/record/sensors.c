@@ -5,13 +5,14 @@
  * chip holds, the CPUs' thermal-throttle counters and their current
  * frequency, sampled on the load sampler's thread once a second
  * (record/sampler.h). The judgments of a rail and a fan are
- * hw/hwmon_limits.h's.
+ * decode/hwmon_limits.h's.
  */
 #include "record/platform.h"
-#include "core/util.h"
+#include "record/recorder.h"
+#include "lib/util.h"
 #include "hw/hw_util.h"
-#include "hw/hwmon_limits.h"
-#include "report/json.h"
+#include "decode/hwmon_limits.h"
+#include "lib/json.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -676,3 +677,31 @@ const struct ps_view ps_sensors_view = {
     .scope = PS_SCOPE_MEMBER,
     .blocks = PS_BLOCKS(blocks),
 };
+
+/* ---- registered: sensors sampled with the load, around every step ---- */
+
+static void *sensors_start(struct ps_rec_ctx *rc, void *plan)
+{
+	return ps_sensors_start(rc->root);
+}
+
+static json_object *sensors_stop(void *state, struct ps_rec_ctx *rc)
+{
+	return ps_sensors_stop(state, rc->throughput);
+}
+
+static const struct ps_rec_rule sensors_owns[] = {{"cpu_throttle", "/throttle/available"},
+						  {NULL, NULL}};
+
+static const struct ps_recorder_ops sensors_recorder = {
+    .abi = PS_RECORDER_ABI,
+    .name = "sensors",
+    .order = 40,
+    .show = 40,
+    .view = &ps_sensors_view,
+    .owns = sensors_owns,
+    .start = sensors_start,
+    .stop = sensors_stop,
+    .sample = ps_sensors_sample,
+};
+PS_RECORDER_REGISTER(sensors_recorder);

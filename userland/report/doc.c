@@ -3,7 +3,7 @@
  * renderer reads the report through this, so none of them knows a step.
  */
 #include "report/doc.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <limits.h>
 #include <math.h>
@@ -140,13 +140,78 @@ static double num_at(json_object *row, json_object *parent, const char *path)
 	return path && ps_json_as_num(ps_col_value(row, parent, path), &v) ? v : NAN;
 }
 
+/* A scalar as a template or pairs cell shows it: numbers as JSON has them, booleans on/off. */
+static const char *scalar_text(json_object *v)
+{
+	if (!v)
+		return NULL;
+	if (json_object_is_type(v, json_type_boolean))
+		return json_object_get_boolean(v) ? "on" : "off";
+	if (json_object_is_type(v, json_type_object) || json_object_is_type(v, json_type_array))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+/* PS_FMT_TEMPLATE: tmpl with each {/pointer} replaced by that member of obj. */
+static const char *template_text(struct ps_doc *doc, const char *tmpl, json_object *obj)
+{
+	char buf[256], ptr[96];
+	size_t o = 0;
+
+	for (const char *p = tmpl; *p && o + 1 < sizeof(buf);) {
+		const char *end = p[0] == '{' ? strchr(p, '}') : NULL;
+		const char *v;
+
+		if (!end || (size_t)(end - p - 1) >= sizeof(ptr)) {
+			buf[o++] = *p++;
+			continue;
+		}
+		memcpy(ptr, p + 1, (size_t)(end - p - 1));
+		ptr[end - p - 1] = '\0';
+		v = scalar_text(ps_json_ptr(obj, ptr));
+		o += (size_t)snprintf(buf + o, sizeof(buf) - o, "%s", v ? v : "?");
+		o = o < sizeof(buf) ? o : sizeof(buf) - 1;
+		p = end + 1;
+	}
+	buf[o] = '\0';
+	return ps_doc_strdup(doc, buf);
+}
+
+/* PS_FMT_PAIRS: "name value, ..." of an object's members that have a value. */
+static const char *pairs_text(struct ps_doc *doc, json_object *obj)
+{
+	char buf[512];
+	size_t o = 0;
+
+	buf[0] = '\0';
+	json_object_object_foreach(obj, key, val)
+	{
+		const char *v = scalar_text(val);
+
+		if (!v || o + 1 >= sizeof(buf))
+			continue;
+		o += (size_t)snprintf(buf + o, sizeof(buf) - o, "%s%s %s", o ? ", " : "", key, v);
+		o = o < sizeof(buf) ? o : sizeof(buf) - 1;
+	}
+	return ps_doc_strdup(doc, buf);
+}
+
 static void fill_row(struct ps_doc *doc, const struct ps_block *b, struct ps_cell *cells,
 		     json_object *row, json_object *parent)
 {
 	for (size_t c = 0; c < b->ncols; c++) {
 		const struct ps_col *col = &b->cols[c];
 
-		cell_from(doc, &cells[c], ps_col_value(row, parent, col->path));
+		json_object *v = ps_col_value(row, parent, col->path);
+
+		cell_from(doc, &cells[c], v);
+		if ((col->fmt == PS_FMT_TEMPLATE || col->fmt == PS_FMT_PAIRS) &&
+		    json_object_is_type(v, json_type_object)) {
+			cells[c].type = PS_CELL_STR;
+			cells[c].str = col->fmt == PS_FMT_TEMPLATE
+					   ? template_text(doc, col->tmpl, v)
+					   : pairs_text(doc, v);
+		}
 		cells[c].spread_pct = num_at(row, parent, col->spread);
 		cells[c].min = num_at(row, parent, col->min);
 		cells[c].max = num_at(row, parent, col->max);
@@ -442,6 +507,10 @@ static void section_for_step(struct ps_doc *doc, struct ps_doc_section *sec, jso
 	sec->reason = ps_json_str(step, "reason");
 	build_findings(doc, sec, ps_json_arr(step, "findings"));
 	ps_json_int(step, "data_version", &ver);
+	/* a report of an earlier probestick: the view the step keeps for that version */
+	if (v && v->version != ver && ver > 0 && ver <= UINT32_MAX &&
+	    ps_view_find_version(views, name, (unsigned int)ver))
+		v = ps_view_find_version(views, name, (unsigned int)ver);
 	if (!v) {
 		snprintf(note, sizeof(note),
 			 "this probestick has no view of step %s: its figures are in report.json",

@@ -1,7 +1,7 @@
 /* fleet_compare.c - machines of one model compared two by two: who differs from most. */
 #include "report/fleet_compare.h"
 #include "report/compare.h"
-#include "report/json.h"
+#include "lib/json.h"
 #include "report/text.h"
 
 #include <math.h>

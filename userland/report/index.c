@@ -1,11 +1,11 @@
 /* index.c - reports/index.html from the stick's tree: every run, newest first. */
 #include "report/index.h"
-#include "core/store.h"
-#include "core/util.h"
+#include "lib/store.h"
+#include "lib/util.h"
 #include "report/chart.h"
 #include "report/doc.h"
 #include "report/html.h"
-#include "report/json.h"
+#include "lib/json.h"
 #include "report/report.h"
 
 #include <dirent.h>

@@ -8,7 +8,7 @@
 #include "report/chart.h"
 #include "report/doc.h"
 #include "report/html.h"
-#include "report/json.h"
+#include "lib/json.h"
 #include "report/report.h"
 
 #include <math.h>

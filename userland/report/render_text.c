@@ -4,7 +4,7 @@
  * inventory, and the load and interrupts of every step. Knows no step.
  */
 #include "report/doc.h"
-#include "report/json.h"
+#include "lib/json.h"
 #include "report/report.h"
 #include "report/text.h"
 

@@ -65,15 +65,15 @@
 
 #include "core/config.h"
 #include "core/step.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "engines/io/uring_io.h"
 #include "engines/mem/mem.h"
 #include "engines/stress/burn.h"
 #include "hw/edac.h"
-#include "hw/hwmon_limits.h"
+#include "decode/hwmon_limits.h"
 #include "hw/inventory.h"
 #include "hw/rapl.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -505,15 +505,39 @@ static void find_stress_ng(const struct ps_ctx *ctx, char *exe, size_t len, char
 	}
 }
 
+/* burnin=: how long the burn-in runs; none given: the full plan's default. */
+static int parse_budget(const char *text, void *value, char *why, size_t whylen)
+{
+	if (ps_duration_parse(text, value) == 0)
+		return 0;
+	snprintf(why, whylen, "not a duration from 10s to 7 days (90s, 10m, 1h, 1h30m)");
+	return -EINVAL;
+}
+
+static const struct ps_setting_choice budget_choices[] = {
+    {"", "60 s, the full plan's default; any key stops it"},
+    {"10m", "10 minutes; any key stops it"},
+    {"1h", "an hour; any key stops it"},
+    {"4h", "four hours; any key stops it"},
+    {NULL, NULL},
+};
+
+static const struct ps_setting burnin_budget = {
+    .key = "burnin",
+    .help = "the burn-in's budget: 90s, 10m, 1h, 1h30m (full plan: 60s)",
+    .size = sizeof(unsigned int),
+    .parse = parse_budget,
+    .menu_key = 'b',
+    .menu_label = "burn-in budget",
+    .choices = budget_choices,
+};
+
 static unsigned int budget_of(const struct ps_ctx *ctx, const char **source)
 {
-	unsigned int s;
+	unsigned int s = *(const unsigned int *)ps_setting(ctx, &burnin_budget);
 
-	*source = "burnin";
-	if (ctx->cfg && ctx->cfg->burnin[0] && ps_duration_parse(ctx->cfg->burnin, &s) == 0)
-		return s;
-	*source = "full_plan_default";
-	return DEFAULT_BUDGET_S;
+	*source = s ? "burnin" : "full_plan_default";
+	return s ? s : DEFAULT_BUDGET_S;
 }
 
 static struct ps_dev_ref machine_ref(const struct ps_ctx *ctx)
@@ -1073,6 +1097,7 @@ static const struct ps_step_ops burnin_ops = {
     .after = "inventory",
     .data_version = DATA_VERSION,
     .view = &view,
+    .settings = (const struct ps_setting *const[]){&burnin_budget, NULL},
     .run = run,
     .estimate_s = estimate,
 };

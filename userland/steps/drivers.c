@@ -70,7 +70,7 @@
 #include "core/step.h"
 #include "hw/drivers.h"
 #include "hw/inventory.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <errno.h>
 #include <stdio.h>

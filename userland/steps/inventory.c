@@ -31,9 +31,10 @@
 #include "core/config.h"
 #include "core/step.h"
 #include "engines/net/ports.h"
+#include "hw/drive_identity.h"
 #include "hw/hw.h"
 #include "hw/inventory.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <errno.h>
 #include <math.h>
@@ -41,6 +42,10 @@
 #include <string.h>
 
 #define DATA_VERSION 1
+
+/* How the identity correction runs smartctl: NULL, itself; tests/unit/test_inventory.c fakes it. */
+static ps_smartctl_fn *inventory_smartctl;
+static void *inventory_smartctl_arg;
 
 static void section_failed(struct ps_ctx *ctx, enum ps_inv_section s, int err)
 {
@@ -291,13 +296,17 @@ static int run(struct ps_ctx *ctx)
 	 * changes its steps caused) is about another start. */
 	ps_ports_cabling_reset();
 	ps_port_ledger_reset();
-	ret = ps_inventory_take(ctx->inv, &o);
+	ret = ps_inventory_take(ctx->inventory, &o);
 	if (ret < 0)
 		return ret;
+	/* what smartctl reads behind a USB bridge (the drive, not the bridge) wins, before
+	 * the inventory is frozen for the later steps */
+	ps_inventory_smartctl_identity(ctx->inventory, ctx->root, inventory_smartctl,
+				       inventory_smartctl_arg);
 	/* what can change a figure besides the hardware: the report's environment{} */
-	ps_environment_read(ctx->root, &ctx->inv->environment);
+	ps_environment_read(ctx->root, &ctx->inventory->environment);
 	/* how the machine booted, and whether the kernel took probestick.ko: boot{} */
-	ps_boot_read(ctx->root, &ctx->inv->boot);
+	ps_boot_read(ctx->root, &ctx->inventory->boot);
 	for (int s = 0; s < PS_INV_SECTIONS; s++)
 		if (ctx->inv->err[s] < 0)
 			section_failed(ctx, (enum ps_inv_section)s, ctx->inv->err[s]);
@@ -690,6 +699,7 @@ static const struct ps_step_ops inventory_ops = {
     .order = 0,
     .data_version = DATA_VERSION,
     .view = &view,
+    .flags = PS_STEP_TAKES_INVENTORY,
     .run = run,
 };
 PS_STEP_REGISTER(inventory_ops);

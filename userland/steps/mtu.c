@@ -50,12 +50,12 @@
 
 #include "core/config.h"
 #include "core/step.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "hw/port_use.h"
 #include "engines/net/peer.h"
 #include "engines/net/pmtu.h"
 #include "engines/net/ports.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -69,10 +69,9 @@
 /* The MTU mtu= asks of a port: the driver's largest, as it is, or a number (capped). */
 static int target(const struct ps_ctx *ctx, const struct ps_port *p)
 {
-	int mode = -1, max = p->nic && p->nic->max_mtu > 0 ? p->nic->max_mtu : -1;
+	int mode = ctx->cfg ? ctx->cfg->net_want.mtu : -1;
+	int max = p->nic && p->nic->max_mtu > 0 ? p->nic->max_mtu : -1;
 
-	if (ctx->cfg)
-		ps_mtu_spec_parse(ctx->cfg->mtu, &mode);
 	if (mode == 0)
 		return (int)p->mtu;
 	if (mode < 0)
@@ -269,7 +268,8 @@ static bool peer_phase(struct ps_ctx *ctx, json_object *paths, json_object *rest
 	int ret;
 
 	ps_progress_phase(ctx, "finding the peer", 1, "peer");
-	ret = ps_peer_link_open(&pl, ctx->inv, ctx->cfg, NULL, restored, ps_should_abort_hook, ctx);
+	ret = ps_peer_link_open(&pl, ctx->inv, ctx->cfg ? &ctx->cfg->net_want : NULL, NULL,
+				restored, ps_should_abort_hook, ctx);
 	ps_json_set(ctx->data, "tried", pl.tried);
 	if (ret == 0 && pl.port >= 0) {
 		struct ps_port *p = &pl.ps.p[pl.port];

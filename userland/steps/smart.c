@@ -62,11 +62,11 @@
 /* clang-format on */
 
 #include "core/step.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "hw/hw_util.h"
-#include "hw/smart.h"
 #include "hw/smart_rules.h"
-#include "report/json.h"
+#include "hw/smartctl.h"
+#include "lib/json.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -152,7 +152,7 @@ static const struct smart_backend *smart_backend = &real_backend;
 
 struct drive {
 	struct ps_ctx *ctx;
-	struct ps_drive *inv;
+	const struct ps_drive *inv;
 	json_object *obj, *attempts;
 	struct ps_smart s;
 	json_object *doc; /* smartctl's JSON of the answering run (owned by obj once set) */
@@ -316,32 +316,38 @@ static bool same(const char *a, const char *b)
 /*
  * The drive's identity as smartctl gives it beside the inventory's. Behind a
  * USB bridge smartctl speaks to the drive itself (SAT, or the NVMe bridges)
- * where sysfs shows the bridge: smartctl's identity wins and the inventory
- * is corrected. Elsewhere both read the drive's own IDENTIFY; a difference
- * is noted and smartctl, the field's standard, wins too.
+ * where sysfs shows the bridge: smartctl's identity wins. Elsewhere both read
+ * the drive's own IDENTIFY; a difference is noted and smartctl, the field's
+ * standard, wins too. The inventory was corrected before it was frozen
+ * (hw/drive_identity.c); the table compares with what sysfs said.
  */
 static void identity(struct drive *d)
 {
-	struct ps_drive *v = d->inv;
+	const struct ps_drive *v = d->inv;
 	const struct ps_smart *s = &d->s;
 	json_object *id = json_object_new_object(), *diff = json_object_new_array();
 	const char *smodel =
 	    s->proto == PS_SMART_PROTO_SCSI && s->product[0] ? s->product : s->model;
+	bool corrected = strcmp(v->identity_source, "smartctl") == 0 && v->sysfs_model[0];
+	const char *imodel = corrected ? v->sysfs_model : v->model;
+	const char *iserial = corrected ? v->sysfs_serial : v->serial;
+	const char *ifirmware = corrected ? v->sysfs_firmware : v->firmware;
 	bool bridge = v->transport == PS_TR_USB && s->proto != PS_SMART_PROTO_SCSI;
 	bool wins;
 
 	ps_json_set_str(id, "smartctl_model", smodel);
 	ps_json_set_str(id, "smartctl_serial", s->serial);
 	ps_json_set_str(id, "smartctl_firmware", s->firmware);
-	ps_json_set_str(id, "inventory_model", v->model);
-	ps_json_set_str(id, "inventory_serial", v->serial);
-	ps_json_set_str(id, "inventory_firmware", v->firmware);
-	ps_json_set_str(id, "inventory_source", v->identity_source);
-	if (smodel[0] && !same(smodel, v->model))
+	ps_json_set_str(id, "inventory_model", imodel);
+	ps_json_set_str(id, "inventory_serial", iserial);
+	ps_json_set_str(id, "inventory_firmware", ifirmware);
+	ps_json_set_str(id, "inventory_source",
+			corrected ? v->sysfs_identity_source : v->identity_source);
+	if (smodel[0] && !same(smodel, imodel))
 		json_object_array_add(diff, json_object_new_string("model"));
-	if (s->serial[0] && !same(s->serial, v->serial))
+	if (s->serial[0] && !same(s->serial, iserial))
 		json_object_array_add(diff, json_object_new_string("serial"));
-	if (s->firmware[0] && !same(s->firmware, v->firmware))
+	if (s->firmware[0] && !same(s->firmware, ifirmware))
 		json_object_array_add(diff, json_object_new_string("firmware"));
 	wins = ps_json_len(diff) > 0 && smodel[0];
 	ps_json_set(id, "differs", diff);
@@ -354,27 +360,13 @@ static void identity(struct drive *d)
 			: bridge ? "behind a USB bridge smartctl reads the drive, sysfs the bridge"
 				 : "smartctl (the drive's IDENTIFY as smartctl reads it) differs "
 				   "from sysfs");
-	if (wins) {
-		char before[300];
-
-		snprintf(before, sizeof(before), "%s / %s / %s", v->model[0] ? v->model : "-",
-			 v->serial[0] ? v->serial : "-", v->firmware[0] ? v->firmware : "-");
-		ps_copy_str(v->model, sizeof(v->model), smodel);
-		if (s->firmware[0])
-			ps_copy_str(v->firmware, sizeof(v->firmware), s->firmware);
-		snprintf(v->identity_source, sizeof(v->identity_source), "smartctl");
-		if (s->serial[0] && !same(s->serial, v->serial)) {
-			ps_copy_str(v->serial, sizeof(v->serial), s->serial);
-			snprintf(v->serial_source, sizeof(v->serial_source), "smartctl");
-		}
-		if (!bridge)
-			ps_findf(
-			    d->ctx, PS_SEV_INFO, ps_drive_ref(v), "identity_differs",
-			    "smartctl reads model/serial/firmware %s / %s / %s, sysfs gave %s: "
-			    "the report uses smartctl's",
-			    v->model, v->serial[0] ? v->serial : "-",
-			    v->firmware[0] ? v->firmware : "-", before);
-	}
+	if (wins && !bridge)
+		ps_findf(d->ctx, PS_SEV_INFO, ps_drive_ref(v), "identity_differs",
+			 "smartctl reads model/serial/firmware %s / %s / %s, sysfs gave %s / %s / "
+			 "%s: the report uses smartctl's",
+			 smodel, s->serial[0] ? s->serial : "-", s->firmware[0] ? s->firmware : "-",
+			 imodel[0] ? imodel : "-", iserial[0] ? iserial : "-",
+			 ifirmware[0] ? ifirmware : "-");
 	ps_json_set(d->obj, "identity", id);
 }
 

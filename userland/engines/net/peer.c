@@ -1,8 +1,8 @@
 /* peer.c - finding a stick in server mode (discovery broadcast), answering as one,
  * and addressing the port that faces it (static, udhcpc, link-local). */
 #include "engines/net/peer.h"
-#include "core/util.h"
-#include "report/json.h"
+#include "lib/util.h"
+#include "lib/json.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -623,10 +623,10 @@ static bool pick_address(struct ps_peer_link *pl, struct ps_port *p, struct ps_p
 }
 
 int ps_peer_link_open(struct ps_peer_link *pl, const struct ps_inventory *inv,
-		      const struct ps_config *cfg, const char *only, json_object *restored,
+		      const struct ps_net_want *want, const char *only, json_object *restored,
 		      bool (*should_stop)(void *arg), void *stop_arg)
 {
-	struct ps_net_spec net;
+	struct ps_net_spec net = {0};
 	struct in_addr named = {0};
 	int named_port = 0, ret;
 	bool reach[PS_PORTS_MAX * PS_PORTS_MAX] = {false}, local[PS_PORTS_MAX] = {false};
@@ -638,10 +638,11 @@ int ps_peer_link_open(struct ps_peer_link *pl, const struct ps_inventory *inv,
 	pl->port = -1;
 	pl->tried = json_object_new_array();
 	ps_peer_info_init(&pl->peer);
-	if (ps_net_spec_parse(cfg ? cfg->net : "", &net, why, sizeof(why)) < 0)
-		memset(&net, 0, sizeof(net));
-	if (cfg && cfg->peer[0])
-		ps_peer_spec_parse(cfg->peer, &named, &named_port, why, sizeof(why));
+	if (want) {
+		net = want->net;
+		named = want->peer;
+		named_port = want->peer_port;
+	}
 	if (!only && inv) {
 		/* What an earlier step of this plan learned: ports cabled to each other face
 		 * no peer, and ports without link at the start have no cable. */

@@ -9,8 +9,8 @@
 #ifndef PS_NET_PEER_H
 #define PS_NET_PEER_H
 
-#include "core/config.h"
 #include "engines/net/netns.h"
+#include "engines/net/spec.h"
 
 #include <netinet/in.h>
 #include <stdbool.h>
@@ -126,13 +126,13 @@ struct ps_peer_link {
 /*
  * Find the peer: every free port into its namespace, ports cabled to each
  * other left out (probe frame), then each port with link in turn gets its
- * address (cfg->net) and asks for cfg->peer (a hello, then iperf3's TCP
- * port) or, without one, sends the discovery broadcast. The first port
+ * address (want->net) and asks for want->peer (a hello, then iperf3's TCP
+ * port) or, without one, sends the discovery broadcast; want NULL: auto, discover. The first port
  * that reaches it is pl->port. 0 (pl->port -1 when none, with why) or
  * -errno. ps_peer_link_close puts every port back.
  */
 int ps_peer_link_open(struct ps_peer_link *pl, const struct ps_inventory *inv,
-		      const struct ps_config *cfg, const char *only, json_object *restored,
+		      const struct ps_net_want *want, const char *only, json_object *restored,
 		      bool (*should_stop)(void *arg), void *stop_arg);
 void ps_peer_link_close(struct ps_peer_link *pl);
 /* The peer as the report holds it: address, iperf_port, found_by, probestick, name, ... */
