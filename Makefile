@@ -153,7 +153,7 @@ $(OUT)/probestick.img: $(OUT)/vmlinuz $(OUT)/initramfs.img $(wildcard image/*) $
 	image/build.sh $@
 
 # ----------------------------------------------------------------- goals --
-.PHONY: all userland module image mok release run test unit kunit boot soak known powercut flash bench realworld netboot fleet-test fleet-load clean distclean help
+.PHONY: all userland module image mok release run test unit kunit boot soak known powercut flash bench realworld netboot fleet-test fleet-load ironic-test clean distclean help
 all: $(OUT)/probestick.img $(OUT)/probestick $(OUT)/gen/report-schema.json
 userland: $(OUT)/probestick $(OUT)/gen/report-schema.json
 module: $(OUT)/probestick.ko
@@ -186,6 +186,12 @@ netboot: $(OUT)/vmlinuz $(OUT)/initramfs.img $(OUT)/probestick
 # there (tests/fleet/run).
 fleet-test: all netboot
 	tests/fleet/run
+
+# After fleet-test (.ci/run): OpenStack Ironic (Debian's ironic-api, ironic-conductor,
+# ironic-inspector) inspects two machines with probestick and deploys its quick plan as a
+# ramdisk on them, in a namespace of the test's own (tests/ironic/run).
+ironic-test: all netboot
+	tests/ironic/run
 
 # Not a test: the collector's load with FLEET_N (20) machines sending at once.
 FLEET_N ?= 20
@@ -254,6 +260,8 @@ help:
 	@echo '               NETBOOT_CA=: a site probestick.cfg and the collector'"'"'s CA)'
 	@echo 'make fleet-test  two machines boot the netboot tree and report to a collector'
 	@echo 'make fleet-load  the collector'"'"'s load with FLEET_N=20 machines sending at once'
+	@echo 'make ironic-test  OpenStack Ironic inspects two machines with probestick and deploys'
+	@echo '                its quick plan on them as a ramdisk'
 	@echo 'make flash DEV=/dev/sdX   write the image to a real stick (asks first), grow'
 	@echo '               its FAT partition to the whole stick'
 	@echo 'make release   out/probestick.img.xz and its .sha256: the file users download'

@@ -58,6 +58,11 @@ packages=(
 	pxelinux ipxe
 	# make fleet-test: DHCP/TFTP, the collector (WebDAV) and the syslog receiver (RFC 5425)
 	dnsmasq-base nginx rsyslog rsyslog-gnutls
+	# make ironic-test: Debian's OpenStack Ironic (21.4) and ironic-inspector (11.1), run
+	# standalone by the test in a namespace of its own (their services are never started
+	# here: policy-rc.d below), and the clients an operator types (README "With OpenStack
+	# Ironic")
+	ironic-api ironic-conductor ironic-inspector python3-ironicclient jq
 )
 
 # Debian's firmware for the NICs and HBAs of the driver families lives in the
@@ -97,8 +102,8 @@ if [ ${#missing[@]} -gt 0 ]; then
 	fi
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update -qq
-	# nginx, rsyslog (and dnsmasq's package, were it the full one) start their service
-	# when installed: the fleet test runs its own in a namespace of its own, so nothing
+	# nginx, rsyslog, ironic's and inspector's services (and dnsmasq's package, were it the
+	# full one) start their service when installed: the fleet test runs its own in a namespace of its own, so nothing
 	# of theirs is started on this machine's interfaces (policy-rc.d: "101, not now").
 	policy=/usr/sbin/policy-rc.d own_policy=
 	if [ ! -e "$policy" ]; then

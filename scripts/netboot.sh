@@ -19,6 +19,7 @@
 #   vmlinuz initrd.img     the stick's own kernel and initramfs, unchanged
 #   collect.img            libcurl and its libraries (the collector's sender)
 #   site.img               NETBOOT_CFG and NETBOOT_CA, when given
+#   initrd-all.img         all of them in one file, for Ironic (one ramdisk)
 #   memtest86+x64.bin/.efi, manifest.json, examples/ (dnsmasq, nginx, rsyslog)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -121,6 +122,17 @@ if [ ${#site[@]} -gt 0 ]; then
 	cpio_img "$tree/site.img" "${site[@]}"
 	initrds+=(site.img)
 fi
+
+# For boot loaders that take one ramdisk (OpenStack Ironic's iPXE and PXE
+# configurations, README "With OpenStack Ironic"): the initrds above in one
+# file, each padded to 4 bytes as pxelinux and iPXE place them in memory;
+# the kernel unpacks one archive after the other, as it does there.
+: >"$tree/initrd-all.img"
+for f in "${initrds[@]}"; do
+	cat "$tree/$f" >>"$tree/initrd-all.img"
+	pad=$(((4 - $(stat -c %s "$tree/initrd-all.img") % 4) % 4))
+	[ "$pad" -eq 0 ] || head -c "$pad" /dev/zero >>"$tree/initrd-all.img"
+done
 
 # ---------------------------------------------------------- BIOS: pxelinux --
 # The stick's entries (image/syslinux.cfg): no PARTUUID (no stick to find

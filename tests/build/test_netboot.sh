@@ -5,7 +5,8 @@
 # the kernel command line but the stick's PARTUUID, and BOOTIF= and every
 # initrd added; Debian's signed shim and GRUB netboot image, signatures
 # intact; collect.img holding libcurl and each library it needs that the
-# initramfs lacks; site.img holding the cfg (0600) and the CA; a manifest
+# initramfs lacks; site.img holding the cfg (0600) and the CA; initrd-all.img
+# the three in one file (Ironic boots one ramdisk); a manifest
 # whose hashes match. And the program itself is not linked with libcurl
 # (it loads it only with a collector), so a stick boot pays no RAM for it.
 set -uo pipefail
@@ -79,6 +80,13 @@ cmp -s "$tmp/s/etc/probestick/probestick.cfg" "$tmp/site.cfg" || fail "site.img'
 [ "$(zstd -dc "$t/site.img" | cpio -tv --quiet 2>/dev/null | awk '$NF == "etc/probestick/probestick.cfg" { print $1 }')" = "-rw-------" ] ||
 	fail "site.img's probestick.cfg (it may hold a password) is not readable by root alone"
 cmp -s "$tmp/s/etc/probestick/collector-ca.pem" "$tmp/ca.pem" || fail "site.img's collector-ca.pem is not NETBOOT_CA"
+# initrd-all.img (Ironic's one ramdisk): the three, in order, each padded to 4 bytes
+: >"$tmp/all"
+for f in initrd.img collect.img site.img; do
+	cat "$t/$f" >>"$tmp/all"
+	head -c $(((4 - $(stat -c %s "$tmp/all") % 4) % 4)) /dev/zero >>"$tmp/all"
+done
+cmp -s "$t/initrd-all.img" "$tmp/all" || fail "initrd-all.img is not initrd.img, collect.img and site.img in one file"
 
 # The manifest names every file with its hash.
 /usr/bin/python3 - "$t" <<'PY' || fail "manifest.json does not match the tree"

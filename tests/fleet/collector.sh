@@ -11,8 +11,10 @@
 #                               (WORK/wrong.{pem,key})
 #   fl_htpasswd FILE USER PASS  nginx's basic authentication file
 #   fl_fill TEMPLATE OUT NAME=VALUE...   docs/fleet/ with its @NAMES@ filled
-#   fl_nginx_conf WORK IP TREE CERT KEY  WORK/nginx.conf around the README's
-#                               site file; runs land in WORK/www/fleet/
+#   fl_nginx_conf WORK IP TREE CERT KEY [SITE...]  WORK/nginx.conf around the
+#                               README's site file (and any more site files
+#                               given, already filled); runs land in
+#                               WORK/www/fleet/
 #   fl_nginx_start WORK / fl_nginx_stop WORK
 #   fl_rsyslog_start WORK IP    lines in WORK/syslog/<machine>/<run>/...
 #   fl_dnsmasq_start WORK IF IP TREE [EXTRA_LINE...]
@@ -58,7 +60,8 @@ fl_fill() {
 # The README's site file inside a main file of the test's own (pid, logs and
 # temporary files below WORK; root, so the uploads land in WORK as root).
 fl_nginx_conf() {
-	local w=$1 ip=$2 tree=$3 cert=$4 key=$5
+	local w=$1 ip=$2 tree=$3 cert=$4 key=$5 site
+	shift 5
 	mkdir -p "$w/www/fleet" "$w/nginx-tmp"
 	fl_fill "$FL_TOP/docs/fleet/nginx-site.conf" "$w/nginx-site.conf" SERVER="$ip" NETBOOT="$tree" \
 		COLLECTOR="$w/www" CERT="$cert" KEY="$key" HTPASSWD="$w/htpasswd" || return 1
@@ -80,6 +83,7 @@ http {
 	default_type application/octet-stream;
 	sendfile on;
 	include $w/nginx-site.conf;
+$(for site in "$@"; do printf '\tinclude %s;\n' "$site"; done)
 }
 NGINX
 }

@@ -6,6 +6,7 @@
 #include "collect/collect.h"
 #include "collect/bootnet.h"
 #include "collect/http.h"
+#include "collect/inspector.h"
 #include "collect/netup.h"
 #include "collect/spool.h"
 #include "collect/syslog.h"
@@ -75,6 +76,8 @@ struct ps_collect {
 
 	bool net_tried;
 	struct ps_netup net;
+
+	struct ps_inspector *ins; /* Ironic's: inspect=, ironic_node= (inspector.h), or NULL */
 
 	struct run *runs;
 	size_t nruns;
@@ -576,10 +579,47 @@ static void annotate(void *arg, json_object *report, const char *dir)
 	r = run_of(c, dir, true);
 	if (r) {
 		add_warnings(c, report);
-		ps_json_set(report, "collect", run_json(c, r, "sending"));
+		if (c->have_url || c->have_syslog)
+			ps_json_set(report, "collect", run_json(c, r, "sending"));
 	}
 	pthread_mutex_unlock(&c->lock);
+	if (!ps_json_get(report, "ironic"))
+		ps_inspector_annotate(c->ins, report);
 	drain_say(c);
+}
+
+/* The plan's end: Ironic's inspector gets the inventory, findings and verdicts. */
+static void finished(void *arg, const struct ps_inventory *inv, json_object *report,
+		     const char *dir)
+{
+	struct ps_collect *c = arg;
+	struct ps_inspector_port port = {0};
+	struct ps_inspector_run run = {0};
+	char path[520] = "", url[1200] = "";
+	struct run *r;
+
+	if (!c->ins)
+		return;
+	pthread_mutex_lock(&c->lock);
+	r = dir && dir[0] ? run_of(c, dir, true) : NULL;
+	if (r) {
+		snprintf(path, sizeof(path), "%s/%s", r->machine, r->name);
+		if (c->have_url)
+			snprintf(url, sizeof(url), "%s%s/", c->base, path);
+	}
+	pthread_mutex_unlock(&c->lock);
+	run.path = path[0] ? path : NULL;
+	run.report_url = url[0] ? url : NULL;
+	if (c->net_tried && c->net.up) {
+		snprintf(port.name, sizeof(port.name), "%s", c->net.port);
+		snprintf(port.ipv4, sizeof(port.ipv4), "%.*s", (int)strcspn(c->net.address, "/"),
+			 c->net.address);
+		/* the port the firmware booted from, as the boot loader named it */
+		if (strcmp(c->net.found_by, "BOOTIF") == 0)
+			snprintf(port.mac, sizeof(port.mac), "%s", c->net.mac);
+	}
+	ps_inspector_send(c->ins, inv, report, c->o.views, &port, &run,
+			  ps_collect_wait_s(c->o.keys.collect_wait), c->o.say, c->o.arg);
 }
 
 static void written(void *arg, json_object *report, const char *dir)
@@ -707,7 +747,9 @@ bool ps_collect_settle(struct ps_collect *c, double seconds)
 		waiting += !run_done(c, &c->runs[i]);
 	pthread_mutex_unlock(&c->lock);
 	drain_say(c);
-	record_outcome(c);
+	/* only Ironic's (inspect=, ironic_node=): no collector to say anything of */
+	if (c->have_url || c->have_syslog)
+		record_outcome(c);
 	return waiting == 0;
 }
 
@@ -805,14 +847,15 @@ struct ps_collect *ps_collect_start(const struct ps_collect_opts *o)
 {
 	struct ps_collect_keys k = o->keys;
 	const char **each[] = {&k.collect,	    &k.collect_ca, &k.collect_user,
-			       &k.collect_password, &k.syslog,	   &k.ip};
+			       &k.collect_password, &k.syslog,	   &k.ip,
+			       &k.collect_wait,	    &k.inspect,	   &k.ironic_node};
 	struct ps_collect *c;
 	char why[400];
 
 	/* an unset key is "" from here on */
 	for (size_t i = 0; i < sizeof(each) / sizeof(each[0]); i++)
 		*each[i] = *each[i] ? *each[i] : "";
-	if (!k.collect[0] && !k.syslog[0])
+	if (!k.collect[0] && !k.syslog[0] && !k.inspect[0] && !k.ironic_node[0])
 		return NULL;
 	c = calloc(1, sizeof(*c));
 	if (!c)
@@ -821,7 +864,8 @@ struct ps_collect *ps_collect_start(const struct ps_collect_opts *o)
 	c->o.keys = k;
 	pthread_mutex_init(&c->lock, NULL);
 	pthread_cond_init(&c->cond, NULL);
-	c->sink = (struct ps_report_sink){.arg = c, .annotate = annotate, .written = written};
+	c->sink = (struct ps_report_sink){
+	    .arg = c, .annotate = annotate, .written = written, .finished = finished};
 	find_ca(&c->o, c->ca, sizeof(c->ca));
 	if (k.collect[0] && ps_url_parse(k.collect, &c->url, why, sizeof(why)) == 0) {
 		c->have_url = true;
@@ -879,6 +923,12 @@ struct ps_collect *ps_collect_start(const struct ps_collect_opts *o)
 	if (c->have_url)
 		say_now(c, false, "collect: runs go to %s%s", c->base,
 			c->ca[0] ? "" : " (no CA file named or found)");
+	c->ins = ps_inspector_start(k.inspect, k.ironic_node, c->ca, why, sizeof(why));
+	if (c->ins && why[0])
+		say_now(c, true, "inspector: %s%s", why, "");
+	else if (k.inspect[0])
+		say_now(c, false, "inspector: the plan's inventory and verdicts go to %s%s",
+			k.inspect, "");
 	drain_say(c);
 	return c;
 }
@@ -897,6 +947,7 @@ void ps_collect_free(struct ps_collect *c)
 		ps_http_close(&c->http);
 	if (c->sl_ok)
 		ps_syslog_close(&c->sl);
+	ps_inspector_free(c->ins);
 	for (size_t i = 0; i < c->nruns; i++)
 		json_object_put(c->runs[i].report);
 	free(c->runs);

@@ -22,10 +22,13 @@ struct ps_collect;
 /*
  * probestick.cfg's keys of the collector, as core/config.c checked them
  * ("" unset): collect=, collect_ca=, collect_user=, collect_password=,
- * syslog=, ip=. The texts outlive the collector's start; ip= its thread.
+ * syslog=, ip=, collect_wait=, and OpenStack Ironic's inspect= and
+ * ironic_node= (collect/inspector.h). The texts outlive the collector's
+ * start; ip= its thread, collect_wait= the plan.
  */
 struct ps_collect_keys {
 	const char *collect, *collect_ca, *collect_user, *collect_password, *syslog, *ip;
+	const char *collect_wait, *inspect, *ironic_node;
 };
 
 struct ps_collect_opts {
@@ -43,7 +46,8 @@ struct ps_collect_opts {
 };
 
 /*
- * NULL when neither collect= nor syslog= is set. Problems that stop it
+ * NULL when none of collect=, syslog=, inspect= and ironic_node= is set
+ * (with only Ironic's, it sends to the inspector alone). Problems that stop it
  * (no address, no libcurl) are said, and in the report through the sink:
  * it stays usable and only records them.
  */

@@ -1,4 +1,4 @@
-/* http.c - PUT, MOVE and MKCOL to the collector through libcurl. */
+/* http.c - PUT, MOVE and MKCOL to the collector, POST to ironic-inspector, through libcurl. */
 #include "collect/http.h"
 
 #include <errno.h>
@@ -145,16 +145,12 @@ void ps_http_explain(const struct ps_http_result *r, const char *server, const c
 	}
 }
 
-int ps_http_request(struct ps_http *h, const char *method, const char *url, const void *data,
-		    size_t len, const char *destination, struct ps_http_result *res)
+/* What every request sets: the URL, timeouts, the CA, the credentials; nothing kept from the
+ * one before. */
+static void setup(struct ps_http *h, const char *url, char *err)
 {
 	const struct ps_curl *c = h->c;
-	char err[CURL_ERROR_SIZE] = "", dest[1200];
-	struct curl_slist *hdr = NULL;
-	struct body b = {data, len};
-	CURLcode code;
 
-	memset(res, 0, sizeof(*res));
 	c->easy_reset(h->h);
 	c->easy_setopt(h->h, CURLOPT_URL, url);
 	c->easy_setopt(h->h, CURLOPT_NOSIGNAL, 1L);
@@ -172,6 +168,38 @@ int ps_http_request(struct ps_http *h, const char *method, const char *url, cons
 		c->easy_setopt(h->h, CURLOPT_USERNAME, h->user);
 		c->easy_setopt(h->h, CURLOPT_PASSWORD, h->password);
 	}
+}
+
+static int perform(struct ps_http *h, struct curl_slist *hdr, const char *err,
+		   struct ps_http_result *res)
+{
+	const struct ps_curl *c = h->c;
+	CURLcode code;
+
+	if (hdr)
+		c->easy_setopt(h->h, CURLOPT_HTTPHEADER, hdr);
+	code = c->easy_perform(h->h);
+	c->easy_getinfo(h->h, CURLINFO_RESPONSE_CODE, &res->status);
+	c->slist_free_all(hdr);
+	res->code = (int)code;
+	res->fail = ps_http_classify((int)code, res->status);
+	/* libcurl's own words, but for an unreachable server its general ones: the detail
+	 * ("after 3001 ms") differs from try to try, and a problem is said once */
+	snprintf(res->why, sizeof(res->why), "%s",
+		 err[0] && res->fail != PS_HTTP_UNREACHABLE ? err : c->easy_strerror(code));
+	return res->fail == PS_HTTP_OK ? 0 : -1;
+}
+
+int ps_http_request(struct ps_http *h, const char *method, const char *url, const void *data,
+		    size_t len, const char *destination, struct ps_http_result *res)
+{
+	const struct ps_curl *c = h->c;
+	char err[CURL_ERROR_SIZE] = "", dest[1200];
+	struct curl_slist *hdr = NULL;
+	struct body b = {data, len};
+
+	memset(res, 0, sizeof(*res));
+	setup(h, url, err);
 	if (strcmp(method, "PUT") == 0) {
 		c->easy_setopt(h->h, CURLOPT_UPLOAD, 1L);
 		c->easy_setopt(h->h, CURLOPT_READFUNCTION, read_body);
@@ -187,16 +215,47 @@ int ps_http_request(struct ps_http *h, const char *method, const char *url, cons
 		hdr = c->slist_append(hdr, dest);
 		hdr = c->slist_append(hdr, "Overwrite: T");
 	}
-	if (hdr)
-		c->easy_setopt(h->h, CURLOPT_HTTPHEADER, hdr);
-	code = c->easy_perform(h->h);
-	c->easy_getinfo(h->h, CURLINFO_RESPONSE_CODE, &res->status);
-	c->slist_free_all(hdr);
-	res->code = (int)code;
-	res->fail = ps_http_classify((int)code, res->status);
-	/* libcurl's own words, but for an unreachable server its general ones: the detail
-	 * ("after 3001 ms") differs from try to try, and a problem is said once */
-	snprintf(res->why, sizeof(res->why), "%s",
-		 err[0] && res->fail != PS_HTTP_UNREACHABLE ? err : c->easy_strerror(code));
-	return res->fail == PS_HTTP_OK ? 0 : -1;
+	return perform(h, hdr, err, res);
+}
+
+struct reply {
+	char *buf;
+	size_t len, cap;
+};
+
+static size_t keep_reply(char *buf, size_t size, size_t n, void *arg)
+{
+	struct reply *r = arg;
+	size_t k = size * n;
+
+	/* what does not fit is dropped: an answer is read for its first words */
+	if (k > r->cap - r->len)
+		k = r->cap - r->len;
+	memcpy(r->buf + r->len, buf, k);
+	r->len += k;
+	return size * n;
+}
+
+int ps_http_post(struct ps_http *h, const char *url, const char *content_type, const void *data,
+		 size_t len, char *reply, size_t *reply_len, struct ps_http_result *res)
+{
+	const struct ps_curl *c = h->c;
+	char err[CURL_ERROR_SIZE] = "", type[128];
+	struct curl_slist *hdr = NULL;
+	struct reply r = {reply, 0, *reply_len};
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	setup(h, url, err);
+	c->easy_setopt(h->h, CURLOPT_POST, 1L);
+	c->easy_setopt(h->h, CURLOPT_POSTFIELDS, data);
+	c->easy_setopt(h->h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
+	c->easy_setopt(h->h, CURLOPT_WRITEFUNCTION, keep_reply);
+	c->easy_setopt(h->h, CURLOPT_WRITEDATA, &r);
+	snprintf(type, sizeof(type), "Content-Type: %s", content_type);
+	hdr = c->slist_append(hdr, type);
+	hdr = c->slist_append(hdr, "Expect:");
+	ret = perform(h, hdr, err, res);
+	*reply_len = r.len;
+	return ret;
 }

@@ -1,6 +1,6 @@
 /*
- * http.h - the requests a delivery makes (PUT, MOVE, MKCOL) through
- * libcurl, checked against the collector's CA, with basic authentication;
+ * http.h - the requests a delivery makes (PUT, MOVE, MKCOL; a POST to
+ * ironic-inspector) through libcurl, checked against the collector's CA, with basic authentication;
  * failures sorted by what a person does about them. The credentials go to
  * libcurl alone: no URL, message or report holds them.
  */
@@ -49,6 +49,14 @@ void ps_http_close(struct ps_http *h);
  */
 int ps_http_request(struct ps_http *h, const char *method, const char *url, const void *body,
 		    size_t len, const char *destination, struct ps_http_result *res);
+
+/*
+ * A POST of data (len bytes of content_type); the first *reply_len bytes of
+ * the answer's body into reply, *reply_len set to what arrived of them. 0
+ * on 2xx, else -1 with res filled (in every case, as ps_http_request).
+ */
+int ps_http_post(struct ps_http *h, const char *url, const char *content_type, const void *data,
+		 size_t len, char *reply, size_t *reply_len, struct ps_http_result *res);
 
 /* What a libcurl result and an HTTP status mean for a delivery. Pure. */
 enum ps_http_fail ps_http_classify(int curl_code, long status);

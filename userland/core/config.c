@@ -341,6 +341,35 @@ static int check_collect_user(const char *value, const char *v, char *why, size_
 	return check_credential(value, v, why, whylen);
 }
 
+/* inspect=: an http:// or https:// URL without blanks or controls (the inspector's own check
+ * is its answer). */
+static int check_inspect(const char *value, const char *v, char *why, size_t whylen)
+{
+	bool ok = strncmp(value, "http://", 7) == 0 || strncmp(value, "https://", 8) == 0;
+
+	for (const char *p = value; ok && *p; p++)
+		ok = (unsigned char)*p > ' ' && *p != 0x7f;
+	if (!*value || ok)
+		return 0;
+	snprintf(why, whylen, "inspect=%s is not an http:// or https:// URL", v);
+	return -EINVAL;
+}
+
+/* ironic_node=: a UUID, as Ironic names its nodes. */
+static int check_uuid(const char *value, const char *v, char *why, size_t whylen)
+{
+	size_t n = strlen(value);
+	bool ok = n == 36;
+
+	for (size_t i = 0; ok && i < n; i++)
+		ok = (i == 8 || i == 13 || i == 18 || i == 23) ? value[i] == '-'
+							       : isxdigit((unsigned char)value[i]);
+	if (!*value || ok)
+		return 0;
+	snprintf(why, whylen, "ironic_node=%s is not a node's UUID", v);
+	return -EINVAL;
+}
+
 /*
  * The core's keys of probestick.cfg and the kernel command line
  * (probestick.KEY=): where the value lives in struct ps_config and how it is
@@ -377,6 +406,9 @@ static const struct config_key {
 	"0 or a duration: how long the plan's end waits for the collector"),
     KEY(syslog, syslog, check_syslog, "tls://HOST[:PORT]: the OCP stream as syslog"),
     KEY(ip, ip, check_ip, "dhcp, off or the kernel's ip= syntax: the boot port's address"),
+    KEY(inspect, inspect, check_inspect,
+	"http(s)://...: ironic-inspector's callback (Ironic's ipa-inspection-callback-url)"),
+    KEY(ironic_node, ironic_node, check_uuid, "the Ironic node's UUID, for a ramdisk deploy"),
 };
 
 const struct ps_core_key *ps_config_core_keys(size_t *n)
@@ -575,7 +607,8 @@ struct ps_wall ps_config_wall(const struct ps_config *cfg)
 struct ps_collect_keys ps_config_collect_keys(const struct ps_config *cfg)
 {
 	return (struct ps_collect_keys){cfg->collect,	       cfg->collect_ca, cfg->collect_user,
-					cfg->collect_password, cfg->syslog,	cfg->ip};
+					cfg->collect_password, cfg->syslog,	cfg->ip,
+					cfg->collect_wait,     cfg->inspect,	cfg->ironic_node};
 }
 
 static bool is_blank(char c)
@@ -688,6 +721,14 @@ void ps_config_parse_cmdline(struct ps_config *cfg, const char *cmdline, json_ob
 		char *eq, *key;
 		int ret;
 
+		/* Ironic's inspection boots the agent's ramdisk with this: nobody waits at a menu
+		 */
+		if (strncmp(word, "ipa-inspection-callback-url=", 28) == 0) {
+			if (ps_config_set(cfg, "inspect", word + 28, why, sizeof(why)) < 0)
+				warn(warnings, "kernel command line: %s: ignored", why);
+			ps_config_unattended(cfg);
+			continue;
+		}
 		if (strncmp(word, prefix, sizeof(prefix) - 1) != 0)
 			continue;
 		key = word + sizeof(prefix) - 1;
@@ -701,12 +742,22 @@ void ps_config_parse_cmdline(struct ps_config *cfg, const char *cmdline, json_ob
 		if (strcmp(key, "partuuid") == 0 || strcmp(key, "break") == 0)
 			continue;
 		ret = ps_config_set(cfg, key, eq + 1, why, sizeof(why));
+		if (ret == 0 && strcmp(key, "inspect") == 0 && eq[1])
+			ps_config_unattended(cfg);
 		if (ret == -EINVAL)
 			warn(warnings, "kernel command line: probestick.%s: keeping %s=%s", why,
 			     key, current(cfg, key));
 		else if (ret < 0)
 			warn(warnings, "kernel command line: probestick.%s: %s: ignored", key, why);
 	}
+}
+
+void ps_config_unattended(struct ps_config *cfg)
+{
+	if (strcmp(cfg->plan, "menu") == 0)
+		snprintf(cfg->plan, sizeof(cfg->plan), "quick");
+	if (strcmp(cfg->then, "menu") == 0)
+		snprintf(cfg->then, sizeof(cfg->then), "poweroff");
 }
 
 static void load_file(const char *path, json_object *warnings,

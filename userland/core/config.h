@@ -58,6 +58,9 @@ struct ps_config {
 	char collect_wait[16];	    /* after the plan, how long to try before then=: 10m, 0 */
 	char syslog[300];	    /* tls://HOST[:PORT] (or tcp://): the OCP stream as syslog */
 	char ip[320];		    /* the boot port: dhcp | off | the kernel's ip= syntax */
+	/* OpenStack Ironic (collect/inspector.h, README "With OpenStack Ironic"): "" none */
+	char inspect[512];    /* ironic-inspector's callback (ipa-inspection-callback-url=) */
+	char ironic_node[64]; /* the node's UUID, for a deploy's report and the collector */
 	/* the machine-wide settings parsed once (ps_config_set keeps them current) */
 	struct ps_scratch_list scratch_list; /* scratch= */
 	struct ps_net_want net_want;	     /* net=, peer= and mtu= */
@@ -84,8 +87,16 @@ void ps_config_defaults(struct ps_config *cfg);
 void ps_config_parse_text(struct ps_config *cfg, const char *text, size_t len, const char *source,
 			  json_object *warnings);
 
-/* Apply probestick.plan=, .then=, .console= from a kernel command line. */
+/*
+ * Apply probestick.plan=, .then=, .console= from a kernel command line, and
+ * ironic-inspector's ipa-inspection-callback-url= as inspect= (that, or
+ * probestick.inspect=, with ps_config_unattended: an inspection has nobody
+ * at the console).
+ */
 void ps_config_parse_cmdline(struct ps_config *cfg, const char *cmdline, json_object *warnings);
+
+/* No menu: plan=menu becomes quick, then=menu poweroff (what else was said stays). */
+void ps_config_unattended(struct ps_config *cfg);
 
 /*
  * Read cfg_path (NULL: none) then cmdline_path (NULL: none) and apply both,

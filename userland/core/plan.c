@@ -595,6 +595,8 @@ int ps_plan_run(const struct ps_run_opts *o, struct ps_run_result *res)
 	}
 	json_object_object_del(r.report, "running_step");
 	ps_json_set(r.report, "complete", json_object_new_boolean(1));
+	if (o->sink && o->sink->finished)
+		o->sink->finished(o->sink->arg, &r.inv, r.report, res->dir);
 	write_report(&r);
 	ps_recorders_plan_stop(&r.recorders);
 	if (r.module_fd >= 0)

@@ -51,6 +51,7 @@ struct ps_machine {
 	char kernel_cmdline[1024];
 	bool under_hypervisor; /* the CPU's hypervisor flag: emulated devices, no speed rules */
 	bool cpu_flags_known;  /* /proc/cpuinfo had a flags line: under_hypervisor is a fact */
+	char cpu_flags[2048];  /* that line's words (the first processor's), "" unknown */
 };
 
 /* A PCIe link verdict, computed once (kmod/pcie_verdict.h) wherever the registers come from. */

@@ -140,6 +140,7 @@ static int probe_cpu(const char *root, struct ps_machine *m)
 			/* set by the hypervisor for its guests: emulated devices, no speed rules */
 			m->under_hypervisor = has_flag(v, "hypervisor");
 			m->cpu_flags_known = true;
+			snprintf(m->cpu_flags, sizeof(m->cpu_flags), "%s", v);
 		}
 	}
 	t->topology_known = t->logical > 0 && all_blocks_have_ids;

@@ -88,6 +88,8 @@ static void read_run(struct ps_index_run *r)
 		reason_of(err, r->path, r->reason, sizeof(r->reason));
 		return;
 	}
+	snprintf(r->ironic_node, sizeof(r->ironic_node), "%s",
+		 ps_json_str_or(ps_json_get(rep, "ironic"), "node", ""));
 	doc = ps_doc_build(rep, NULL);
 	if (doc) {
 		snprintf(r->plan, sizeof(r->plan), "%s", doc->plan);
@@ -263,6 +265,11 @@ void ps_index_machine(FILE *f, const struct ps_index_run *r)
 	fputs("<span class=\"rule\">", f);
 	ps_html_esc(f, r->machine_dir);
 	fputs("</span>", f);
+	if (r->ironic_node[0]) {
+		fputs("<br><span class=\"rule\">Ironic node ", f);
+		ps_html_esc(f, r->ironic_node);
+		fputs("</span>", f);
+	}
 }
 
 void ps_index_badge(FILE *f, const char *cls, const char *word, unsigned int n)

@@ -29,6 +29,7 @@ struct ps_index_run {
 	unsigned int fail, warn, pass; /* devices by their worst verdict */
 	bool has_html, has_txt, has_ocp;
 	char worst[400]; /* its worst verdicts for people: "fail drive sdb: smart.pending; ..." */
+	char ironic_node[40]; /* the OpenStack Ironic node it ran as (its ironic{}), "" none */
 };
 
 struct ps_index {

@@ -37,9 +37,11 @@ struct ps_report_files {
 	int ocp_err;	     /* the last write of report.ocp.jsonl: 0 or -errno (removed too) */
 };
 
+struct ps_inventory; /* hw/inventory.h */
+
 /*
  * Something that follows the report folder as the plan runner (core/plan.h)
- * writes it: the fleet's collector (collect/). Both calls come from the
+ * writes it: the fleet's collector (collect/). Every call comes from the
  * runner's thread, only once the folder exists (dir).
  */
 struct ps_report_sink {
@@ -48,6 +50,10 @@ struct ps_report_sink {
 	void (*annotate)(void *arg, json_object *report, const char *dir);
 	/* Just after each write: dir holds what was written (complete: the last write). */
 	void (*written)(void *arg, json_object *report, const char *dir);
+	/* Once, after the last step, before the last write (complete: true): the typed
+	 * inventory (inv->taken false when the plan had no inventory step); may be NULL. */
+	void (*finished)(void *arg, const struct ps_inventory *inv, json_object *report,
+			 const char *dir);
 };
 
 /*
