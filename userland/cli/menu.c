@@ -223,10 +223,20 @@ static void step_line(struct ps_menu_env *env, size_t i, bool on, bool titled)
 			 s->name, titled && s->title ? s->title : "");
 
 	if (n > PS_UI_WIDTH) {
-		line[PS_UI_WIDTH - 4] = '\0';
+		/* a closing "(DESTRUCTIVE)" is kept: it is what must not be missed */
+		const char *tail = titled && s->title && s->title[strlen(s->title) - 1] == ')'
+				       ? strrchr(s->title, '(')
+				       : NULL;
+		size_t keep = tail && strlen(tail) < 24 ? strlen(tail) + 1 : 0;
+
+		line[PS_UI_WIDTH - 4 - keep] = '\0';
 		if (strrchr(line, ' '))
 			*strrchr(line, ' ') = '\0';
 		strcat(line, " ...");
+		if (keep) {
+			strcat(line, " ");
+			strcat(line, tail);
+		}
 	}
 	ps_console_printf(env->con, "%s\n", line);
 }
@@ -507,8 +517,13 @@ static void next_choice(struct ps_menu_env *env, const struct ps_setting *st)
 	}
 	snprintf(label, sizeof(label), "%s", st->menu_label ? st->menu_label : st->key);
 	label[0] = (char)toupper((unsigned char)label[0]);
-	ps_console_printf(env->con, "%s is now %s: %s.\n", label, shown(env->cfg, st),
-			  st->choices[i].means);
+	{
+		char line[512];
+
+		snprintf(line, sizeof(line), "%s is now %s: %s.", label, shown(env->cfg, st),
+			 st->choices[i].means);
+		ps_ui_say(env->con, 0, line);
+	}
 }
 
 /* scratch= with one more serial, through the config (which keeps its list parsed). */
@@ -535,8 +550,9 @@ static bool wall_reading(struct ps_menu_env *env, const char *what, char *field,
 	double w;
 	int n;
 
-	ps_console_printf(env->con, "%s\nWatts (Enter keeps %s, - clears): ", what,
-			  field[0] ? field : "none");
+	ps_ui_say(env->con, 0, what);
+	ps_console_printf(env->con,
+			  "Watts (Enter keeps %s, - clears): ", field[0] ? field : "none");
 	n = get_line(env->con, buf, sizeof(buf));
 	if (n < 0 && n != -ECANCELED)
 		return false;
@@ -588,8 +604,10 @@ static bool enter_wall(struct ps_menu_env *env)
 	struct ps_wall w;
 	int k;
 
-	ps_console_printf(env->con, "\nA wall power meter, read by hand (the machine's whole draw, "
-				    "beside RAPL's CPU figures).\n");
+	ps_console_printf(env->con, "\n");
+	ps_ui_say(env->con, 0,
+		  "A wall power meter, read by hand (the machine's whole draw, beside RAPL's CPU "
+		  "figures).");
 	if (!wall_reading(env, "Idle: the machine waits at this menu now; read the meter.",
 			  c->wall_idle, sizeof(c->wall_idle)) ||
 	    !wall_reading(env,
@@ -792,11 +810,11 @@ static void draw_menu(struct ps_menu_env *env)
 			snprintf(line, sizeof(line), "  %c  %s: %s", all[i]->menu_key,
 				 all[i]->menu_label ? all[i]->menu_label : all[i]->key,
 				 shown(env->cfg, all[i]));
-			ps_ui_say(env->con, 5, line);
+			ps_ui_say(env->con, 0, line);
 		}
 	snprintf(line, sizeof(line), "  w  name a scratch drive for disk_write (%s)",
 		 env->cfg && env->cfg->scratch[0] ? env->cfg->scratch : "none named");
-	ps_ui_say(env->con, 5, line);
+	ps_ui_say(env->con, 0, line);
 	ps_console_printf(
 	    env->con, "  p  wall meter readings: idle %s W, full load %s W\nPress %s: ",
 	    env->cfg && env->cfg->wall_idle[0] ? env->cfg->wall_idle : "-",

@@ -537,10 +537,15 @@ static void counts_text(const struct ps_end_info *in, char *line, size_t len)
 {
 	const unsigned int *c = in->count;
 	bool cut = c && (c[PS_ABORTED] || c[PS_ERROR]);
-	size_t o =
-	    (size_t)snprintf(line, len, "probestick: plan %s %s %.0f s:", in->plan ? in->plan : "?",
-			     cut ? "ended, not in full, after" : "done in", in->took_s);
+	size_t o = (size_t)snprintf(line, len, "probestick: plan %s %s", in->plan ? in->plan : "?",
+				    cut ? "ended, not in full" : "done");
 	const char *sep = " ";
+
+	if (!isnan(in->took_s) && o < len)
+		o += (size_t)snprintf(line + o, len - o, " %s %.0f s", cut ? "after" : "in",
+				      in->took_s);
+	if (o < len)
+		o += (size_t)snprintf(line + o, len - o, ":");
 
 	for (int k = 0; c && k <= PS_ABORTED && o < len; k++) {
 		if (!c[k])
@@ -646,7 +651,7 @@ void ps_ui_summary(struct ps_ui *ui, const struct ps_run_result *res, bool about
 	bool saved = res->json_complete && res->dir[0] && !res->write_error;
 	struct ps_doc *doc = res->report ? ps_doc_build(res->report, ps_views()) : NULL;
 	struct ps_end_info in = {.plan = ui->plan ? ui->plan->name : "?",
-				 .took_s = ps_mono_now() - ui->plan_t0,
+				 .took_s = ui->plan_t0 > 0 ? ps_mono_now() - ui->plan_t0 : NAN,
 				 .count = res->count,
 				 .dir = res->dir,
 				 .saved = res->saved};

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define WIDTH	   80
+#define WIDTH	   79 /* an 80-column console wraps a line of 80 on some terminals */
 #define MAX_COL	   32 /* a text column wider than this is cut with '~' */
 #define MIN_WIDE   16 /* below this a wide column goes on a line of its own */
 #define CELL	   160
