@@ -1,5 +1,6 @@
 /* test_menu.c - drive the menu with keys through a pipe and check what it ran and printed. */
 #include "check.h"
+#include "flat.h"
 /* link: steps */
 #include "cli/console.h"
 #include "cli/menu.h"
@@ -46,24 +47,6 @@ static int fake_run(void *arg, const char *plan, const char *csv, char *dir, siz
 
 static struct ps_config menu_cfg;
 
-/* text with each line break and the indent after it as one space: a sentence wrapped at
-   79 columns reads as one line again (in place) */
-static char *flat(char *text)
-{
-	char *w = text;
-
-	for (const char *r = text; *r; r++) {
-		if (*r == '\n') {
-			while (r[1] == ' ')
-				r++;
-			*w++ = ' ';
-			continue;
-		}
-		*w++ = *r;
-	}
-	*w = '\0';
-	return text;
-}
 static char sysroot[] = "/var/tmp/test_menu_root.XXXXXX";
 
 /* Feed keys, run the menu, return its action; *out gets what it printed (malloc'd). */

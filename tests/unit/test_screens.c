@@ -8,6 +8,7 @@
  * columns, a word split across lines, or a screen taller than 24 lines.
  */
 #include "check.h"
+#include "flat.h"
 /* link: steps */
 #include "cli/console.h"
 #include "cli/menu.h"
@@ -124,23 +125,6 @@ static char *drive(const char *keys)
  * No line over 79 columns, and no word split: a line that fills all 79
  * columns with one unbroken run after its indent is a word cut to fit.
  */
-/* line breaks and the indent after them as one space, in place: wrapped sentences whole */
-static char *flat(char *text)
-{
-	char *w = text;
-
-	for (const char *r = text; *r; r++) {
-		if (*r == '\n') {
-			while (r[1] == ' ')
-				r++;
-			*w++ = ' ';
-			continue;
-		}
-		*w++ = *r;
-	}
-	*w = '\0';
-	return text;
-}
 
 static void check_lines(const char *what, const char *text)
 {

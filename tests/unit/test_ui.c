@@ -5,6 +5,7 @@
  * a warning, the summary with the verdicts and where the report went.
  */
 #include "check.h"
+#include "flat.h"
 /* link: steps */
 #include "cli/ui.h"
 #include "core/plan.h"
@@ -279,7 +280,7 @@ static void test_end_screen(void)
 	for (int nfail = 1; nfail <= 25; nfail++) {
 		json_object *r = failing_report(nfail);
 		struct ps_doc *doc = ps_doc_build(r, ps_views());
-		char *text = ps_ui_end_screen(doc, &in, 23), want[64], *flat;
+		char *text = ps_ui_end_screen(doc, &in, 23), want[64], *flat_text;
 		int lines = 0, shown = 0;
 
 		for (const char *p = text; *p; p++)
@@ -287,16 +288,7 @@ static void test_end_screen(void)
 		CHECK(lines <= 23);
 		check_width("end screen", text);
 		/* the lines run on: a sentence wrapped at a word reads whole */
-		flat = strdup(text);
-		for (char *p = flat, *w = flat;; p++) {
-			if (*p == '\n') {
-				while (p[1] == ' ')
-					p++;
-				*w++ = ' ';
-			} else if (!(*w++ = *p)) {
-				break;
-			}
-		}
+		flat_text = flat(strdup(text));
 		for (int i = 0; i < nfail; i++) {
 			snprintf(want, sizeof(want), "QEMU HARDDISK S/N PS-FAIL-%04d (sd%c)", i,
 				 'a' + i);
@@ -312,16 +304,16 @@ static void test_end_screen(void)
 			CHECK(shown >= 15); /* the fails first, one line each when need be */
 		} else {
 			CHECK_INT(shown, nfail);
-			CHECK(strstr(flat, "5 of 7 coalescing settings not") != NULL);
+			CHECK(strstr(flat_text, "5 of 7 coalescing settings not") != NULL);
 		}
 		if (nfail <= 3) /* room for all: reason, advice and rule whole */
-			CHECK(strstr(flat, "replace it and restore from backup") &&
-			      strstr(flat, "[disk_read.read_error]") &&
-			      strstr(flat, "5 of 7 coalescing settings not measured"));
+			CHECK(strstr(flat_text, "replace it and restore from backup") &&
+			      strstr(flat_text, "[disk_read.read_error]") &&
+			      strstr(flat_text, "5 of 7 coalescing settings not measured"));
 		if ((nfail == 2 || nfail == 25) && getenv("UI_DEBUG"))
 			fprintf(stderr, "%s", text);
 		CHECK(nfail > 15 || !strstr(text, "more ("));
-		free(flat);
+		free(flat_text);
 		free(text);
 		ps_doc_free(doc);
 		json_object_put(r);

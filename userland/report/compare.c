@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define WIDTH	 79 /* as report.txt: fits an 80-column console */
+#define WIDTH	 79  /* as report.txt: fits an 80-column console */
 #define NOISE_CV 2.0 /* without a min-max: a change within this many CVs is noise */
 #define MAX_CATS 64  /* rows of one chart */
 
