@@ -495,9 +495,14 @@ static void run_step(struct runner *r, size_t i)
 		ps_step_result_end(&ctx, s, data);
 		ps_recorders_stop(&rec, r->inv.taken ? &r->inv : NULL, step, data, run.findings);
 		if (abort_flag) {
-			snprintf(run.reason, sizeof(run.reason), "%s",
+			/* what the step said it left out ("5 of 7 settings not measured") stays */
+			char own[sizeof(run.reason)];
+
+			snprintf(own, sizeof(own), "%s", run.reason);
+			snprintf(run.reason, sizeof(run.reason), "%s%s%.*s",
 				 abort_flag == ABORT_KEY ? "aborted by a key press"
-							 : "aborted by SIGINT (Ctrl-C)");
+							 : "aborted by SIGINT (Ctrl-C)",
+				 own[0] ? ": " : "", (int)sizeof(run.reason) - 40, own);
 			st = PS_ABORTED;
 		} else {
 			st = final_status(ret, run.findings, run.reason, sizeof(run.reason));
