@@ -173,7 +173,7 @@ static bool sweep_pair(struct ps_ctx *ctx, struct ps_ports *ps, const struct ps_
 	struct ps_coalesce ca, cb;
 	json_object *o = json_object_new_object(), *sweep = json_object_new_array();
 	enum knob k = K_NONE;
-	int values[8], nv = 0, orig;
+	int values[8], nv = 0, orig, measured = 0;
 	char txt[32], best_tput[32] = "", best_rr[32] = "";
 	double best_mbps = -1, best_p50 = -1;
 	bool aborted = false, oka, okb;
@@ -282,7 +282,11 @@ static bool sweep_pair(struct ps_ctx *ctx, struct ps_ports *ps, const struct ps_
 			snprintf(best_rr, sizeof(best_rr), "%s", txt);
 		}
 		ps_progress_set(ctx, (uint64_t)i + 1);
+		measured++;
 	}
+	if (aborted) /* what the end screen and the report say was left out */
+		ps_step_reason(ctx, "%s <-> %s: %d of %d %s settings not measured", a->name,
+			       b->name, nv - measured, nv, knob_name(k));
 	/* Always back, whatever happened above. */
 	restore(ctx, &ea, a, &ca, k, restored);
 	restore(ctx, &eb, b, &cb, k, restored);
