@@ -65,6 +65,7 @@ static int fake_run(void *arg, const char *plan, const char *csv, char *dir, siz
 {
 	struct ps_console *con = arg;
 	struct ps_run_result res = {0};
+	static const struct ps_plan_info quick = {"quick", PS_PLAN_QUICK};
 	struct ps_ui ui;
 	json_object *r = failing_report();
 
@@ -72,6 +73,7 @@ static int fake_run(void *arg, const char *plan, const char *csv, char *dir, siz
 				  strlen(json_object_to_json_string(r))),
 		  0);
 	ps_ui_init(&ui, con, false);
+	ui.plan = &quick;
 	snprintf(res.dir, sizeof(res.dir), "%s", report_dir);
 	snprintf(res.saved, sizeof(res.saved),
 		 "report.json, report.txt, report.html and report.ocp.jsonl, all written");
