@@ -648,14 +648,14 @@ static void size_text(double bytes, char *buf, size_t len)
 		ps_cell_text(&c, &col, buf, len, true);
 }
 
-/* "QEMU HARDDISK S/N PS-1 (sda), 2.1 GB" */
-static void drive_text(const struct ps_drive *d, char *buf, size_t len)
+/* "QEMU HARDDISK S/N PS-1 (sda), 2.1 GB": the report's label (inv: the inventory as JSON) */
+static void drive_text(json_object *inv, const struct ps_drive *d, char *buf, size_t len)
 {
 	char size[32];
+	size_t n = ps_device_label(inv, "drive", NULL, d->name, buf, len);
 
 	size_text((double)d->size_bytes, size, sizeof(size));
-	snprintf(buf, len, "%s S/N %s (%s), %s", d->model[0] ? d->model : "unknown",
-		 d->serial[0] ? d->serial : "unknown", d->name, size);
+	snprintf(buf + n, len - n, ", %s", size);
 }
 
 /* The drive whose serial is typed, asked again until one matches or the person gives up. */
@@ -701,14 +701,17 @@ static bool confirm_scratch(struct ps_menu_env *env)
 	const struct ps_drive *pick = NULL;
 	struct ps_drive_use use;
 	int n, k;
+	json_object *injson;
 
 	ps_inventory_take(&inv, &o);
+	injson = json_object_new_object();
+	ps_inventory_json(&inv, injson);
 	ps_console_printf(env->con, "\nDrives and what they hold:\n");
 	for (size_t i = 0; i < inv.n_drives; i++) {
 		const struct ps_drive *d = &inv.drives[i];
 		char path[PATH_MAX], text[2048];
 
-		drive_text(d, name, sizeof(name));
+		drive_text(injson, d, name, sizeof(name));
 		if (d->boot_device) {
 			snprintf(line, sizeof(line), "%s: the probestick boot stick, never written",
 				 name);
@@ -724,6 +727,7 @@ static bool confirm_scratch(struct ps_menu_env *env)
 	n = ask_serial(env, &inv, &pick);
 	if (n < 0) {
 		ps_inventory_free(&inv);
+		json_object_put(injson);
 		return false;
 	}
 	if (pick) {
@@ -734,7 +738,7 @@ static bool confirm_scratch(struct ps_menu_env *env)
 		snprintf(l.serial[0], sizeof(l.serial[0]), "%s", pick->serial);
 		ps_path(path, sizeof(path), o.root, "/dev/%s", pick->name);
 		ps_drive_use_read(o.root, pick->name, path, &use);
-		drive_text(pick, name, sizeof(name));
+		drive_text(injson, pick, name, sizeof(name));
 		if (ps_scratch_decide(pick, &use, &l, why, sizeof(why)) != PS_SCRATCH_OK) {
 			snprintf(line, sizeof(line), "%s is refused: %s.", name, why);
 			ps_ui_say(env->con, 0, line);
@@ -750,6 +754,7 @@ static bool confirm_scratch(struct ps_menu_env *env)
 			k = get_key(env->con);
 			if (k < 0) {
 				ps_inventory_free(&inv);
+				json_object_put(injson);
 				return false;
 			}
 			if (k != 'y' && k != 'Y')
@@ -765,6 +770,7 @@ static bool confirm_scratch(struct ps_menu_env *env)
 		}
 	}
 	ps_inventory_free(&inv);
+	json_object_put(injson);
 	return true;
 }
 

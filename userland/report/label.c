@@ -40,8 +40,12 @@ static size_t drive_label(json_object *d, const char *subject, char *buf, size_t
 {
 	const char *usb = ps_json_str(d, "usb_path");
 	const char *name = subject ? subject : ps_json_str(d, "name");
+	const char *model = ps_json_str(d, "model"), *bus = ps_json_str(d, "transport");
+	char what[48];
 
-	return (size_t)snprintf(buf, len, "%s S/N %s%s%s%s%s%s", or_unknown(d, "model"),
+	/* a virtio disk names no model: its bus says what it is */
+	snprintf(what, sizeof(what), "%s disk", bus && strcmp(bus, "unknown") ? bus : "a");
+	return (size_t)snprintf(buf, len, "%s S/N %s%s%s%s%s%s", model && *model ? model : what,
 				or_unknown(d, "serial"), usb ? ", USB port " : "", usb ? usb : "",
 				name ? " (" : "", name ? name : "", name ? ")" : "");
 }

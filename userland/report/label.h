@@ -13,7 +13,8 @@
  * The label of a device of kind ("drive", "nic", "link", "dimm", "machine")
  * with its stable id (device, may be NULL) and kernel name (subject, may be
  * NULL), looked up in the report's inventory (drives[], nics[], pcie[]):
- *   drive  "WDC WD10EZEX-08WN4A0 S/N WD-WCC6Y0RL4T0K (sda)", "Cruzer Blade
+ *   drive  "WDC WD10EZEX-08WN4A0 S/N WD-WCC6Y0RL4T0K (sda)", "virtio disk S/N
+ *          PSVIRT0001 (vda)", "Cruzer Blade
  *          S/N unknown, USB port 2-1 (sdb)"
  *   nic    "NIC 68:05:ca:12:34:56 in PCI 0000:02:00.0 (enp2s0)"
  *   link   "PCI 0000:01:00.0 Samsung NVMe SSD Controller (nvme)"
