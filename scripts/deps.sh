@@ -26,6 +26,8 @@ packages=(
 	nbd-server
 	# tests
 	qemu-system-x86 ovmf seabios python3-jsonschema clang-format
+	# tests/boot/test_console_walk: the serial console seen through an 80x24 terminal
+	tmux
 	# tests/fuzz: libFuzzer harnesses (clang-14 with ASan, UBSan and the fuzzer runtime)
 	clang clang-14 libclang-rt-14-dev
 	# tests/build/test_html_browser.sh: report.html in a real browser, headless

@@ -9,7 +9,7 @@
 // fuzz-sources: record/kcapture.c record/probes_view.c decode/hist.c lib/json.c
 // fuzz-sources: lib/store.c
 // fuzz-sources: report/report.c report/render_text.c report/render_html.c report/chart.c
-// fuzz-sources: report/ocp.c report/doc.c report/view.c report/text.c
+// fuzz-sources: report/ocp.c report/doc.c report/view.c report/text.c report/label.c
 // fuzz-sources: lib/util.c
 #include "fuzz.h"
 

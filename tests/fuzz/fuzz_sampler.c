@@ -8,7 +8,7 @@
 // fuzz-sources: record/sampler.c record/load_view.c decode/procstat.c decode/procinterrupts.c
 // fuzz-sources: lib/store.c
 // fuzz-sources: report/report.c report/render_text.c report/render_html.c report/chart.c
-// fuzz-sources: report/ocp.c report/doc.c report/view.c report/text.c
+// fuzz-sources: report/ocp.c report/doc.c report/view.c report/text.c report/label.c
 // fuzz-sources: lib/json.c lib/util.c
 #include "fuzz.h"
 

@@ -1,5 +1,6 @@
 /* test_menu.c - drive the menu with keys through a pipe and check what it ran and printed. */
 #include "check.h"
+#include "flat.h"
 /* link: steps */
 #include "cli/console.h"
 #include "cli/menu.h"
@@ -45,6 +46,7 @@ static int fake_run(void *arg, const char *plan, const char *csv, char *dir, siz
 }
 
 static struct ps_config menu_cfg;
+
 static char sysroot[] = "/var/tmp/test_menu_root.XXXXXX";
 
 /* Feed keys, run the menu, return its action; *out gets what it printed (malloc'd). */
@@ -76,6 +78,8 @@ static enum ps_action drive(const char *keys, char **out)
 	rewind(f);
 	CHECK_INT(fread(*out, 1, (size_t)size, f), size);
 	fclose(f);
+	if (getenv("MENU_DEBUG"))
+		fprintf(stderr, "---- %s ----\n%s\n", keys, *out);
 	return a;
 }
 
@@ -85,13 +89,13 @@ static void test_session(void)
 	enum ps_action a;
 
 	n_runs = 0;
-	/* bad key; serve (not built in here); quick; full; choose: toggle surface on, run; show
-	   report, stop paging; power off refused; reboot confirmed */
-	a = drive("0\n9\n12"
-		  "3b\r"
+	/* bad key; serve (not built in here); quick, a key off its end screen; full; choose:
+	   toggle surface on, run; show report, stop paging; power off refused; reboot confirmed */
+	a = drive("0\n6\n1 2 "
+		  "3b\r "
 		  "4q"
-		  "7n"
-		  "6y",
+		  "9n"
+		  "8y",
 		  &out);
 	CHECK_INT(a, PS_ACT_REBOOT);
 	CHECK_STR(ps_action_name(a), "reboot");
@@ -103,8 +107,10 @@ static void test_session(void)
 	CHECK(strstr(out, "Server mode is not built in.") != NULL); /* 9 without env->serve */
 	CHECK(strstr(out, "a [x] inventory") != NULL);
 	CHECK(strstr(out, "b [ ] surface") != NULL);
-	CHECK(strstr(out, "b [x] surface") != NULL); /* the list is redrawn after a toggle */
-	CHECK(strstr(out, "Verdicts") != NULL);	     /* the first page leads with the answer */
+	CHECK(strstr(out, "b [x] surface") != NULL); /* the toggled line, not the whole list */
+	CHECK(strstr(out, "1 chosen. Enter runs them") && strstr(out, "2 chosen. Enter runs them"));
+	CHECK(strstr(out, "v: all verdicts, r: the report, any other key: the menu") != NULL);
+	CHECK(strstr(out, "Verdicts") != NULL); /* the first page leads with the answer */
 	CHECK(strstr(out, "-- more") != NULL);
 	CHECK(strstr(out, "Memory") == NULL); /* q stopped the pager on page 1 */
 	CHECK(strstr(out, "Power off now?") != NULL);
@@ -122,12 +128,12 @@ static void test_end_of_input(void)
 	free(out);
 	CHECK_INT(drive("", &out), PS_ACT_SHELL);
 	free(out);
-	CHECK_INT(drive("7", &out), PS_ACT_SHELL); /* no confirmation: never powers off */
+	CHECK_INT(drive("9", &out), PS_ACT_SHELL); /* no confirmation: never powers off */
 	CHECK(strstr(out, "No more input") != NULL);
 	free(out);
-	CHECK_INT(drive("5", &out), PS_ACT_SHELL);
+	CHECK_INT(drive("7", &out), PS_ACT_SHELL);
 	free(out);
-	CHECK_INT(drive("7Y", &out), PS_ACT_POWEROFF);
+	CHECK_INT(drive("9Y", &out), PS_ACT_POWEROFF);
 	CHECK_STR(ps_action_name(PS_ACT_POWEROFF), "poweroff");
 	free(out);
 }
@@ -144,7 +150,7 @@ static void test_no_report(void)
 	free(out);
 	/* a damaged report: a clear message, the menu goes on */
 	snprintf(report_dir, sizeof(report_dir), "%s", FIXTURES "/core/reports/damaged");
-	drive("14", &out);
+	drive("1 4", &out);
 	CHECK(strstr(out, "Cannot show the report") != NULL);
 	CHECK(strstr(out, "not valid JSON") != NULL);
 	free(out);
@@ -177,25 +183,47 @@ static void test_surface_and_scratch(void)
 	CHECK(strstr(out, "is now default: 60 s, the full plan's default") != NULL);
 	free(out);
 
-	/* a serial no drive has; then Esc; then the SATA disk's, with a typo fixed */
-	drive("wNOPE\rw\x1b"
+	/* a serial no drive has, asked again, Esc; then the SATA disk's, with a typo fixed,
+	   n at the last check; then y */
+	drive("wNOPE\r\x1b"
 	      "wPS-SATA-0003\x7f"
-	      "2\r",
+	      "2\rn",
 	      &out);
 	CHECK(strstr(out, "No drive has serial 'NOPE'") != NULL);
-	CHECK(strstr(out, "sdb  QEMU HARDDISK  serial PS-SATA-0002") != NULL);
+	CHECK(strstr(out, "try again") != NULL);
+	CHECK(strstr(out, "Not named: nothing will be written.") != NULL);
+	CHECK_STR(menu_cfg.scratch, "");
+	free(out);
+	drive("wPS-SATA-0002\ry", &out);
+	flat(out);
+	CHECK(strstr(out, " QEMU HARDDISK S/N PS-SATA-0002 (sdb), 67.1 MB partition table") !=
+	      NULL);
+	CHECK(strstr(out, "Last check: disk_write will OVERWRITE QEMU HARDDISK S/N PS-SATA-0002 "
+			  "(sdb), 67.1 MB") != NULL);
 	/* what it holds, read with libblkid: the DOS table and the labelled filesystem */
 	CHECK(strstr(out, "partition table: dos, 1 partitions") != NULL);
 	CHECK(strstr(out, "'MENUTEST'") != NULL);
-	CHECK(strstr(out, "sdb (serial PS-SATA-0002) is confirmed as scratch") != NULL);
+	CHECK(strstr(out, "(sdb), 67.1 MB is confirmed as scratch") != NULL);
 	CHECK_STR(menu_cfg.scratch, "PS-SATA-0002");
 	CHECK(strstr(out, "scratch drive for disk_write (PS-SATA-0002)") != NULL);
 	free(out);
 	/* a drive whose contents cannot be read is refused, not confirmed blind */
 	drive("wPSNVME0001\r", &out);
-	CHECK(strstr(out, "nvme0n1 is refused: what it holds could not be read") != NULL);
+	flat(out);
+	CHECK(strstr(out, "(nvme0n1), ") &&
+	      strstr(out, "is refused: what it holds could not be read"));
 	CHECK_STR(menu_cfg.scratch, "PS-SATA-0002");
 	free(out);
+	/* the boot stick is marked in the list and refused as the boot stick */
+	snprintf(menu_cfg.boot_disk, sizeof(menu_cfg.boot_disk), "sdb");
+	drive("wPS-SATA-0002\r", &out);
+	flat(out);
+	CHECK(strstr(out, "(sdb), 67.1 MB: the probestick boot stick, never written") != NULL);
+	CHECK(strstr(out, "is refused: the boot stick probestick runs from: never written") !=
+	      NULL);
+	CHECK(strstr(out, "unmount") == NULL);
+	free(out);
+	menu_cfg.boot_disk[0] = '\0';
 	ps_config_defaults(&menu_cfg);
 }
 
@@ -220,7 +248,7 @@ static void test_wall(void)
 	free(out);
 	/* after a run: idle typed, load kept, stored with that run (every file rewritten) */
 	snprintf(report_dir, sizeof(report_dir), "%s", saved_report_dir);
-	drive("1p98.5\r\ry", &out);
+	drive("1 p98.5\r\ry", &out);
 	CHECK(strstr(out, "Stored with the run in") != NULL);
 	CHECK_STR(menu_cfg.wall_idle, "98.5");
 	free(out);
@@ -262,9 +290,9 @@ static void test_compare(void)
 		free(data);
 	}
 	reports_root = root;
-	/* 8, Enter compares; q stops the paging; input ends: a shell */
-	drive("8\nq", &out);
-	CHECK(strstr(out, "  8  compare runs on this stick") != NULL);
+	/* 5, Enter compares; q stops the paging; input ends: a shell */
+	drive("5\nq", &out);
+	CHECK(strstr(out, "  5  compare runs on this stick") != NULL);
 	CHECK(strstr(out, "  a [x] 2026-12-01T12:25:22Z quick") != NULL);
 	CHECK(strstr(out, "  b [x] 2026-12-01T12:23:46Z quick") != NULL);
 	CHECK(strstr(out, "probestick compare: 2 runs of the same machine") != NULL);
@@ -278,12 +306,12 @@ static void test_compare(void)
 	CHECK(strstr(data, "href=\"compare.html\"") != NULL);
 	free(data);
 	/* one run chosen only: no comparison */
-	drive("8a\n", &out);
+	drive("5a\n", &out);
 	CHECK(strstr(out, "Choose two runs or more.") != NULL);
 	free(out);
 	/* no stick: nothing to compare, the menu goes on */
 	reports_root = NULL;
-	drive("8", &out);
+	drive("5", &out);
 	CHECK(strstr(out, "Fewer than two runs on the stick") != NULL);
 	free(out);
 }

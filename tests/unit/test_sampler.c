@@ -431,7 +431,7 @@ static void test_missing_files(void)
 	text = render(load, 8);
 	CHECK(strstr(text,
 		     "    not sampled /proc/stat: No such file or directory; /proc/interrupts: "
-		     "No such\n                file or directory\n") != NULL);
+		     "No\n                such file or directory\n") != NULL);
 	free(text);
 	json_object_put(load);
 

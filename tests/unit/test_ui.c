@@ -5,8 +5,11 @@
  * a warning, the summary with the verdicts and where the report went.
  */
 #include "check.h"
+#include "flat.h"
 /* link: steps */
 #include "cli/ui.h"
+#include "core/plan.h"
+#include "report/doc.h"
 #include "lib/util.h"
 #include "lib/json.h"
 
@@ -29,7 +32,7 @@ static json_object *load_fixture(const char *name)
 	return r;
 }
 
-/* Every line (split at LF and CR: a redrawn bar is its own line) fits 80 columns. */
+/* Every line (split at LF and CR: a redrawn bar is its own line) fits 79 columns. */
 static int check_width(const char *what, const char *text)
 {
 	int col = 0, longest = 0;
@@ -51,9 +54,9 @@ static int check_width(const char *what, const char *text)
 		if (col > longest)
 			longest = col;
 	}
-	if (longest > 80)
+	if (longest > 79)
 		fprintf(stderr, "%s: a line of %d columns\n", what, longest);
-	CHECK(longest <= 80);
+	CHECK(longest <= 79);
 	return longest;
 }
 
@@ -98,9 +101,11 @@ static void test_lines(void)
 			      "nvme0n1 1965 MB/s, sda 523 MB/s, vda 2399 MB/s, sdc 120 MB/s, "
 			      "sdd 99 MB/s",
 			      buf, sizeof(buf));
-	CHECK(n <= 80 && strlen(buf) == n);
+	CHECK(strlen(buf) == n);
 	CHECK(strncmp(buf, "[2/3] disk_seq   WARN   4.1 s  nvme0n1 1965 MB/s", 48) == 0);
-	CHECK(strcmp(buf + n - 3, "...") == 0);
+	/* nothing cut: the figures go on below, at a word */
+	CHECK(strstr(buf, "\n      ") && strstr(buf, "sdd 99 MB/s") && !strstr(buf, "..."));
+	CHECK(strchr(buf, '\n') - buf <= 79);
 }
 
 /* A whole plan through the UI callbacks, on a plain and on a fancy terminal. */
@@ -129,6 +134,7 @@ static char *play_fixture(const char *fixture, bool fancy)
 			ops_of[n++] = ps_step_find(
 			    all, n_all, ps_json_str_or(ps_json_at(steps, i), "name", ""));
 	ui.ops.plan_start(ui.ops.arg, &plan, ops_of, n);
+	ui.ops.report(ui.ops.arg, r); /* the devices named as report/label.h does */
 	ui.ops.estimate(ui.ops.arg, 26);
 	for (size_t i = 0; i < ps_json_len(steps); i++) {
 		json_object *s = ps_json_at(steps, i);
@@ -157,7 +163,7 @@ static char *play_fixture(const char *fixture, bool fancy)
 		      "only 96 KiB free where the report goes (/stick/reports); this plan's report "
 		      "needs about 340 KiB: it may not be saved complete");
 	snprintf(res.dir, sizeof(res.dir), "/stick/reports/525400500001/20261201T093042Z-quick");
-	snprintf(res.saved, sizeof(res.saved), "report.json and report.txt, complete");
+	snprintf(res.saved, sizeof(res.saved), "report.json and report.txt, all written");
 	res.count[PS_PASS] = 3;
 	res.json_complete = true;
 	res.report = r;
@@ -165,6 +171,8 @@ static char *play_fixture(const char *fixture, bool fancy)
 	close(fd);
 	CHECK_INT(ps_read_all(path, &text, &len), 0);
 	unlink(path);
+	if (getenv("UI_DEBUG"))
+		fprintf(stderr, "%s", text);
 	check_width(fancy ? "fancy" : "plain", text);
 	{
 		char want[64]; /* the recorded steps this probestick still has */
@@ -174,7 +182,7 @@ static char *play_fixture(const char *fixture, bool fancy)
 	}
 	CHECK(strstr(text, "the remaining steps take about 26 s") != NULL);
 	CHECK(strstr(text, "WARNING: only 96 KiB free") != NULL);
-	CHECK(strstr(text, "Saved: report.json and report.txt, complete") != NULL);
+	CHECK(strstr(text, "Saved: report.json and report.txt, all written") != NULL);
 	CHECK(strstr(text, "done in") && strstr(text, ": 3 pass"));
 	if (fancy)
 		CHECK(strstr(text, "\r  sda 1M QD8") && strstr(text, "\033[K"));
@@ -190,23 +198,132 @@ static void play(bool fancy)
 
 	/* the recorded nic_tput step is now nic_loop: the four others */
 	CHECK(strstr(text, "probestick: plan quick, 4 steps") != NULL);
-	CHECK(strstr(text, "[2/4] smart      pass   3.1 s  sda pass, nvme0n1 pass") != NULL);
+	CHECK(strstr(text, "[2/4] smart      pass   3.1 s  sda health pass, nvme0n1 health pass") !=
+	      NULL);
 	CHECK(strstr(text, "[3/4] disk_read  pass  19.8 s  nvme0n1 882 MB/s 21959 IOPS") != NULL);
 	CHECK(strstr(text, "[4/4] disk_write skipped") != NULL);
 	CHECK(strstr(text, "nic_tput") == NULL);
-	CHECK(strstr(text, "pass 3 drives: nvme0n1, sda, vda") != NULL);
+	CHECK(strstr(text, "No FAIL or WARN: every device examined passed.") != NULL);
 	free(text);
 	/* the recorded disk_seq step is left out: disk_read took its place */
 	text = play_fixture("nic-peer-v2.json", fancy);
 	CHECK(strstr(text, "probestick: plan quick, 6 steps") != NULL);
-	CHECK(strstr(text, "[2/6] nic_loop   pass  43.6 s  eth0 -> eth1 12 Mbit/s") != NULL);
+	CHECK(strstr(text, "[2/6] nic_loop   pass  43.6 s  eth0 -> eth1 one way str 1 12 Mbit/s") !=
+	      NULL);
 	CHECK(strstr(text, "[4/6] mtu        WARN  43.1 s") != NULL);
 	free(text);
+}
+
+/* A report whose disk_read failed nfail drives (and warned one NIC), aborted burnin. */
+static json_object *failing_report(int nfail)
+{
+	json_object *r = json_object_new_object(), *drives = json_object_new_array();
+	json_object *steps = json_object_new_array(), *vs = json_object_new_array();
+	json_object *s = json_object_new_object(), *b = json_object_new_object();
+	char name[16], serial[32], dev[64], msg[300];
+
+	json_object_object_add(r, "schema_version", json_object_new_int(2));
+	json_object_object_add(r, "complete", json_object_new_boolean(1));
+	json_object_object_add(r, "plan", json_object_new_string("quick"));
+	for (int i = 0; i < nfail; i++) {
+		json_object *d = json_object_new_object(), *v = json_object_new_object();
+
+		snprintf(name, sizeof(name), "sd%c", 'a' + i);
+		snprintf(serial, sizeof(serial), "PS-FAIL-%04d", i);
+		snprintf(dev, sizeof(dev), "drive:serial:%s", serial);
+		json_object_object_add(d, "name", json_object_new_string(name));
+		json_object_object_add(d, "id", json_object_new_string(dev));
+		json_object_object_add(d, "model", json_object_new_string("QEMU HARDDISK"));
+		json_object_object_add(d, "serial", json_object_new_string(serial));
+		json_object_array_add(drives, d);
+		snprintf(msg, sizeof(msg),
+			 "a read failed at 32 MiB (I/O error): the drive cannot return what it "
+			 "stored there; replace it and restore from backup %d",
+			 i);
+		json_object_object_add(v, "kind", json_object_new_string("drive"));
+		json_object_object_add(v, "device", json_object_new_string(dev));
+		json_object_object_add(v, "subject", json_object_new_string(name));
+		json_object_object_add(v, "status", json_object_new_string("fail"));
+		json_object_object_add(v, "rule", json_object_new_string("disk_read.read_error"));
+		json_object_object_add(v, "message", json_object_new_string(msg));
+		json_object_array_add(vs, v);
+	}
+	json_object_object_add(r, "drives", drives);
+	json_object_object_add(s, "name", json_object_new_string("disk_read"));
+	json_object_object_add(s, "status", json_object_new_string("fail"));
+	json_object_object_add(s, "verdicts", vs);
+	json_object_array_add(steps, s);
+	json_object_object_add(b, "name", json_object_new_string("nic_coalesce"));
+	json_object_object_add(b, "status", json_object_new_string("aborted"));
+	json_object_object_add(
+	    b, "reason",
+	    json_object_new_string("aborted by a key: 5 of 7 coalescing settings not measured"));
+	json_object_array_add(steps, b);
+	json_object_object_add(r, "steps", steps);
+	return r;
+}
+
+/* The end screen: every FAIL while they fit 23 lines, the most severe first when not. */
+static void test_end_screen(void)
+{
+	unsigned int count[PS_ABORTED + 1] = {0};
+	struct ps_end_info in = {.plan = "quick",
+				 .took_s = 72,
+				 .count = count,
+				 .dir = "/stick/reports/525400500001/20261201T093042Z-quick",
+				 .saved =
+				     "report.json, report.txt, report.html and report.ocp.jsonl, "
+				     "all written"};
+
+	count[PS_FAIL] = 1;
+	count[PS_ABORTED] = 1;
+	for (int nfail = 1; nfail <= 25; nfail++) {
+		json_object *r = failing_report(nfail);
+		struct ps_doc *doc = ps_doc_build(r, ps_views());
+		char *text = ps_ui_end_screen(doc, &in, 23), want[64], *flat_text;
+		int lines = 0, shown = 0;
+
+		for (const char *p = text; *p; p++)
+			lines += *p == '\n';
+		CHECK(lines <= 23);
+		check_width("end screen", text);
+		/* the lines run on: a sentence wrapped at a word reads whole */
+		flat_text = flat(strdup(text));
+		for (int i = 0; i < nfail; i++) {
+			snprintf(want, sizeof(want), "QEMU HARDDISK S/N PS-FAIL-%04d (sd%c)", i,
+				 'a' + i);
+			shown += strstr(text, want) != NULL;
+		}
+		/* an abort never reads as a complete plan; what it left out is said */
+		CHECK(strstr(text, "ended, not in full") && !strstr(text, "complete"));
+		CHECK(strstr(text, "Report: /stick/reports/") != NULL);
+		if (strstr(text, "more (")) {
+			snprintf(want, sizeof(want), "%d more (", nfail + 1 - shown);
+			CHECK(strstr(text, want) != NULL);
+			CHECK(strstr(text, "press v") != NULL);
+			CHECK(shown >= 15); /* the fails first, one line each when need be */
+		} else {
+			CHECK_INT(shown, nfail);
+			CHECK(strstr(flat_text, "5 of 7 coalescing settings not") != NULL);
+		}
+		if (nfail <= 3) /* room for all: reason, advice and rule whole */
+			CHECK(strstr(flat_text, "replace it and restore from backup") &&
+			      strstr(flat_text, "[disk_read.read_error]") &&
+			      strstr(flat_text, "5 of 7 coalescing settings not measured"));
+		if ((nfail == 2 || nfail == 25) && getenv("UI_DEBUG"))
+			fprintf(stderr, "%s", text);
+		CHECK(nfail > 15 || !strstr(text, "more ("));
+		free(flat_text);
+		free(text);
+		ps_doc_free(doc);
+		json_object_put(r);
+	}
 }
 
 int main(void)
 {
 	test_lines();
+	test_end_screen();
 	play(false);
 	play(true);
 	return check_done("test_ui");

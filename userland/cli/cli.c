@@ -4,6 +4,7 @@
 #include "cli/bench.h"
 #include "cli/cli.h"
 #include "boot/coldplug.h"
+#include "report/text.h"
 #include "boot/stick_check.h"
 #include "lib/store.h"
 #include "core/config.h"
@@ -695,10 +696,18 @@ static int cmd_coldplug(struct opts *o)
 	if (res.error[0])
 		fprintf(stderr, "probestick coldplug: %s\n", res.error);
 	failed = ps_json_arr(res.doc, "failed");
-	printf("coldplug: %zu modules loaded, %zu failed, %zu found no device, %zu devices, %d "
-	       "rounds, %.1f s\n",
-	       ps_json_len(ps_json_arr(res.doc, "loaded")), ps_json_len(failed),
-	       ps_json_len(ps_json_arr(res.doc, "unused")), res.devices, res.rounds, res.seconds);
+	{
+		char line[256];
+
+		/* read on an 80-column console before the menu: wrapped at words */
+		snprintf(line, sizeof(line),
+			 "coldplug: %zu modules loaded, %zu failed, %zu found no device, %zu "
+			 "devices, %d rounds, %.1f s",
+			 ps_json_len(ps_json_arr(res.doc, "loaded")), ps_json_len(failed),
+			 ps_json_len(ps_json_arr(res.doc, "unused")), res.devices, res.rounds,
+			 res.seconds);
+		ps_wrap(stdout, 79, 0, 2, line);
+	}
 	for (size_t i = 0; i < ps_json_len(failed); i++)
 		printf("coldplug: %s: %s\n", ps_json_str_or(ps_json_at(failed, i), "module", "?"),
 		       ps_json_str_or(ps_json_at(failed, i), "error", "?"));

@@ -11,8 +11,11 @@
 #include "hw/drive_use.h"
 #include "hw/inventory.h"
 #include "report/compare.h"
+#include "report/doc.h"
 #include "report/index.h"
+#include "report/label.h"
 #include "report/report.h"
+#include "cli/ui.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -22,7 +25,7 @@
 #include <string.h>
 #include <time.h>
 
-#define PAGE_LINES 20
+#define PAGE_LINES 22 /* and the pager's question: 23 of 24 lines */
 
 const char *ps_action_name(enum ps_action a)
 {
@@ -47,33 +50,110 @@ static int get_key(struct ps_console *con)
 	}
 }
 
-void ps_page_text(struct ps_console *con, const char *text)
+/* A line that a heading's underline follows ("Verdicts" over "--------"). */
+static bool heading_at(char **line, size_t n, size_t i)
 {
-	const char *p = text;
-	int lines = 0;
+	const char *u = i + 1 < n ? line[i + 1] : NULL;
 
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) + 1 : strlen(p);
-
-		ps_console_write(con, p, len);
-		if (!nl)
-			ps_console_write(con, "\n", 1);
-		p += len;
-		if (++lines == PAGE_LINES && *p) {
-			int k;
-
-			ps_console_printf(con, "-- more: any key for the next page, q to stop --");
-			k = get_key(con);
-			ps_console_printf(con, "\r%50s\r", "");
-			if (k < 0 || k == 'q' || k == 'Q')
-				return;
-			lines = 0;
-		}
-	}
+	if (!u || !*u || !*line[i] || strlen(u) != strlen(line[i]))
+		return false;
+	return strspn(u, "-") == strlen(u) || strspn(u, "=") == strlen(u);
 }
 
-static void show_report(struct ps_menu_env *env)
+/* The first line at or after from (wrapping) that is a heading starting with want, or
+ * with want anywhere in it (headings off); -1 when none. */
+static long find_line(char **line, size_t n, size_t from, const char *want, bool headings)
+{
+	for (size_t k = 0; k < n && want && *want; k++) {
+		size_t i = (from + k) % n;
+
+		if (headings
+			? heading_at(line, n, i) && strncasecmp(line[i], want, strlen(want)) == 0
+			: strcasestr(line[i], want) != NULL)
+			return (long)i;
+	}
+	return -1;
+}
+
+static int get_line(struct ps_console *con, char *buf, size_t len);
+
+void ps_page_text_at(struct ps_console *con, const char *text, const char *start)
+{
+	char *copy = strdup(text ? text : ""), **line = NULL, *p, want[64];
+	size_t n = 0, top = 0;
+
+	for (p = copy; p && *p;) {
+		char *nl = strchr(p, '\n');
+		char **more = realloc(line, (n + 1) * sizeof(*line));
+
+		if (!more)
+			break;
+		line = more;
+		line[n++] = p;
+		if (!nl)
+			break;
+		*nl = '\0';
+		p = nl + 1;
+	}
+	if (start) {
+		long at = find_line(line, n, 0, start, true);
+
+		top = at < 0 ? 0 : (size_t)at;
+	}
+	for (;;) {
+		size_t end = top + PAGE_LINES < n ? top + PAGE_LINES : n;
+		int k;
+		long at;
+
+		for (size_t i = top; i < end; i++)
+			ps_console_printf(con, "%s\n", line[i]);
+		if (end >= n && top == 0)
+			break; /* one page: nothing to move to */
+		ps_console_printf(con,
+				  "-- %s %zu-%zu of %zu: Space next, b back, v verdicts, "
+				  "g step, / find, q quit ",
+				  end >= n ? "end," : "more,", top + 1, end, n);
+		k = get_key(con);
+		ps_console_printf(con, "\n");
+		if (k < 0 || k == 'q' || k == 'Q' || k == 27)
+			break;
+		if (k == 'b' || k == 'B') {
+			top = top > PAGE_LINES ? top - PAGE_LINES : 0;
+			continue;
+		}
+		if (k == 'v' || k == 'V' || k == 'g' || k == '/') {
+			if (k == 'v' || k == 'V') {
+				snprintf(want, sizeof(want), "Verdicts");
+			} else {
+				ps_console_printf(
+				    con, "%s", k == 'g' ? "Step name (Enter): " : "Find (Enter): ");
+				if (get_line(con, want, sizeof(want)) < 0)
+					break;
+			}
+			at = find_line(line, n, k == '/' ? top + 1 : 0, want, k != '/');
+			if (at < 0)
+				ps_console_printf(con,
+						  "'%s' is not in the report: still at line %zu.\n",
+						  want, top + 1);
+			else
+				top = (size_t)at;
+			continue;
+		}
+		if (end >= n)
+			break; /* past the end: the pager ends */
+		top = end;
+	}
+	free(line);
+	free(copy);
+}
+
+void ps_page_text(struct ps_console *con, const char *text)
+{
+	ps_page_text_at(con, text, NULL);
+}
+
+/* The last report through the pager, from its top or from a heading. */
+static void show_report_at(struct ps_menu_env *env, const char *start)
 {
 	json_object *r;
 	char err[1024];
@@ -84,26 +164,49 @@ static void show_report(struct ps_menu_env *env)
 		return;
 	}
 	if (ps_report_load(env->last_report, &r, err, sizeof(err)) < 0) {
-		ps_console_printf(env->con, "Cannot show the report: %s\n", err);
+		ps_ui_say(env->con, 0, "Cannot show the report:");
+		ps_ui_say(env->con, 2, err);
 		return;
 	}
 	text = ps_report_text(r, ps_views(), 0);
-	ps_console_printf(env->con, "Report %s\n", env->last_report);
-	ps_page_text(env->con, text);
+	ps_ui_say(env->con, 0, env->last_report);
+	ps_page_text_at(env->con, text, start);
 	free(text);
 	json_object_put(r);
 }
 
-static void run(struct ps_menu_env *env, const char *plan, const char *csv)
+static void show_report(struct ps_menu_env *env)
 {
-	char dir[PATH_MAX] = "";
-	int ret = env->run_plan(env->arg, plan, csv, dir, sizeof(dir));
+	show_report_at(env, NULL);
+}
+
+/* Returns false when input ended. */
+static bool run(struct ps_menu_env *env, const char *plan, const char *csv)
+{
+	char dir[PATH_MAX] = "", line[160];
+	int ret = env->run_plan(env->arg, plan, csv, dir, sizeof(dir)), k;
 
 	if (dir[0])
 		snprintf(env->last_report, sizeof(env->last_report), "%s", dir);
-	if (ret < 0)
-		ps_console_printf(env->con, "The %s plan ended with an error: %s\n", plan,
-				  strerror(-ret));
+	if (ret < 0) {
+		snprintf(line, sizeof(line), "The %s plan ended with an error: %s", plan,
+			 strerror(-ret));
+		ps_ui_say(env->con, 0, line);
+	}
+	if (!ps_console_has_input(env->con))
+		return true;
+	/* the end screen stays until it was read: the 24th line */
+	ps_console_printf(env->con, "v: all verdicts, r: the report, any other key: the menu ");
+	ps_console_flush(env->con);
+	k = get_key(env->con);
+	ps_console_printf(env->con, "\n");
+	if (k < 0)
+		return false;
+	if (k == 'v' || k == 'V')
+		show_report_at(env, "Verdicts");
+	else if (k == 'r' || k == 'R')
+		show_report(env);
+	return true;
 }
 
 static char step_key(size_t i)
@@ -111,29 +214,83 @@ static char step_key(size_t i)
 	return i < 26 ? (char)('a' + i) : (char)('A' + (i - 26));
 }
 
+/* "  b [x] surface        surface scan": one line of 79 columns at most, cut at a word. */
+static void step_line(struct ps_menu_env *env, size_t i, bool on, bool titled)
+{
+	char line[256];
+	const struct ps_step_ops *s = env->steps[i];
+	int n = snprintf(line, sizeof(line), "  %c [%c] %-14s %s", step_key(i), on ? 'x' : ' ',
+			 s->name, titled && s->title ? s->title : "");
+
+	if (n > PS_UI_WIDTH) {
+		/* a closing "(DESTRUCTIVE)" is kept: it is what must not be missed */
+		const char *tail = titled && s->title && s->title[strlen(s->title) - 1] == ')'
+				       ? strrchr(s->title, '(')
+				       : NULL;
+		size_t keep = tail && strlen(tail) < 24 ? strlen(tail) + 1 : 0;
+
+		line[PS_UI_WIDTH - 4 - keep] = '\0';
+		if (strrchr(line, ' '))
+			*strrchr(line, ' ') = '\0';
+		strcat(line, " ...");
+		if (keep) {
+			strcat(line, " ");
+			strcat(line, tail);
+		}
+	}
+	ps_console_printf(env->con, "%s\n", line);
+}
+
+/* The list in one screen: with titles while it fits 21 lines, else names in columns. */
+static void step_list(struct ps_menu_env *env, const bool *chosen, size_t n)
+{
+	ps_console_printf(env->con, "\nChoose steps (a key toggles one, ? lists again):\n");
+	if (n <= 20) {
+		for (size_t i = 0; i < n; i++)
+			step_line(env, i, chosen[i], true);
+	} else {
+		size_t rows = (n + 2) / 3;
+
+		for (size_t r = 0; r < rows; r++) {
+			for (size_t c = 0; c < 3 && r + c * rows < n; c++) {
+				size_t i = r + c * rows;
+
+				ps_console_printf(env->con, "  %c [%c] %-16.16s", step_key(i),
+						  chosen[i] ? 'x' : ' ', env->steps[i]->name);
+			}
+			ps_console_printf(env->con, "\n");
+		}
+	}
+}
+
 /* Returns false when input ended. */
 static bool choose_steps(struct ps_menu_env *env)
 {
 	size_t n = env->n_steps > 52 ? 52 : env->n_steps;
-	bool chosen[52] = {false};
+	bool chosen[52] = {false}, list = true;
 
 	for (size_t i = 0; i < n; i++)
 		chosen[i] = env->steps[i]->plans & PS_PLAN_QUICK;
 	for (;;) {
 		int k;
+		size_t on = 0;
 
-		ps_console_printf(env->con, "\nChoose steps (a key toggles one):\n");
+		if (list)
+			step_list(env, chosen, n);
+		list = false;
 		for (size_t i = 0; i < n; i++)
-			ps_console_printf(env->con, "  %c [%c] %-14s %s\n", step_key(i),
-					  chosen[i] ? 'x' : ' ', env->steps[i]->name,
-					  env->steps[i]->title ? env->steps[i]->title : "");
-		ps_console_printf(env->con, "Enter runs the chosen steps, 0 goes back: ");
+			on += chosen[i];
+		ps_console_printf(env->con, "%zu chosen. Enter runs them, 0 goes back: ", on);
 		k = get_key(env->con);
 		ps_console_printf(env->con, "\n");
 		if (k < 0)
 			return false;
 		if (k == '0' || k == 27)
 			return true;
+		if (k == '?') {
+			list = true;
+			continue;
+		}
 		if (k == '\r' || k == '\n') {
 			char csv[2048] = "";
 			size_t used = 0;
@@ -150,12 +307,23 @@ static bool choose_steps(struct ps_menu_env *env)
 				ps_console_printf(env->con, "No step chosen.\n");
 				continue;
 			}
-			run(env, "custom", csv);
-			return true;
+			return run(env, "custom", csv);
 		}
-		for (size_t i = 0; i < n; i++)
-			if (k == step_key(i))
-				chosen[i] = !chosen[i];
+		{
+			bool known = false;
+
+			/* the one line that changed, not the whole list again */
+			for (size_t i = 0; i < n; i++)
+				if (k == step_key(i)) {
+					chosen[i] = !chosen[i];
+					step_line(env, i, chosen[i], true);
+					known = true;
+				}
+			if (!known)
+				ps_console_printf(env->con,
+						  "Not a step key: a-%c toggle, ? lists.\n",
+						  step_key(n ? n - 1 : 0));
+		}
 	}
 }
 
@@ -222,13 +390,17 @@ static bool compare_runs(struct ps_menu_env *env)
 		return true;
 	}
 	n = idx.n < PICK_MAX ? idx.n : PICK_MAX;
-	/* the newest two readable runs of the newest run's machine */
+	/* the newest two readable runs of the newest run's machine and plan: a quick run
+	 * and a custom one measure different things */
 	for (size_t i = 0; i < n && picked < 2; i++)
 		if (idx.runs[i].state != PS_RUN_UNREADABLE &&
-		    strcmp(idx.runs[i].machine_dir, idx.runs[0].machine_dir) == 0) {
+		    strcmp(idx.runs[i].machine_dir, idx.runs[0].machine_dir) == 0 &&
+		    strcmp(idx.runs[i].plan, idx.runs[0].plan) == 0) {
 			chosen[i] = true;
 			picked++;
 		}
+	if (picked < 2) /* none of the same plan: the choice is the person's */
+		memset(chosen, 0, sizeof(chosen));
 	for (;;) {
 		int k;
 
@@ -277,33 +449,33 @@ static int confirm(struct ps_menu_env *env, const char *what)
 }
 
 /* A line typed on the console, echoed: Enter ends it, Esc gives up (-ECANCELED). */
-static int get_line(struct ps_menu_env *env, char *buf, size_t len)
+static int get_line(struct ps_console *con, char *buf, size_t len)
 {
 	size_t n = 0;
 
 	buf[0] = '\0';
 	for (;;) {
-		int k = get_key(env->con);
+		int k = get_key(con);
 
 		if (k < 0)
 			return k;
 		if (k == '\r' || k == '\n') {
-			ps_console_printf(env->con, "\n");
+			ps_console_printf(con, "\n");
 			return (int)n;
 		}
 		if (k == 27) {
-			ps_console_printf(env->con, "\n");
+			ps_console_printf(con, "\n");
 			return -ECANCELED;
 		}
 		if ((k == 127 || k == 8) && n) {
 			buf[--n] = '\0';
-			ps_console_printf(env->con, "\b \b");
+			ps_console_printf(con, "\b \b");
 			continue;
 		}
 		if (k >= 32 && k < 127 && n + 1 < len) {
 			buf[n++] = (char)k;
 			buf[n] = '\0';
-			ps_console_printf(env->con, "%c", k);
+			ps_console_printf(con, "%c", k);
 		}
 	}
 }
@@ -345,8 +517,13 @@ static void next_choice(struct ps_menu_env *env, const struct ps_setting *st)
 	}
 	snprintf(label, sizeof(label), "%s", st->menu_label ? st->menu_label : st->key);
 	label[0] = (char)toupper((unsigned char)label[0]);
-	ps_console_printf(env->con, "%s is now %s: %s.\n", label, shown(env->cfg, st),
-			  st->choices[i].means);
+	{
+		char line[512];
+
+		snprintf(line, sizeof(line), "%s is now %s: %s.", label, shown(env->cfg, st),
+			 st->choices[i].means);
+		ps_ui_say(env->con, 0, line);
+	}
 }
 
 /* scratch= with one more serial, through the config (which keeps its list parsed). */
@@ -373,9 +550,10 @@ static bool wall_reading(struct ps_menu_env *env, const char *what, char *field,
 	double w;
 	int n;
 
-	ps_console_printf(env->con, "%s\nWatts (Enter keeps %s, - clears): ", what,
-			  field[0] ? field : "none");
-	n = get_line(env, buf, sizeof(buf));
+	ps_ui_say(env->con, 0, what);
+	ps_console_printf(env->con,
+			  "Watts (Enter keeps %s, - clears): ", field[0] ? field : "none");
+	n = get_line(env->con, buf, sizeof(buf));
 	if (n < 0 && n != -ECANCELED)
 		return false;
 	if (n <= 0)
@@ -426,8 +604,10 @@ static bool enter_wall(struct ps_menu_env *env)
 	struct ps_wall w;
 	int k;
 
-	ps_console_printf(env->con, "\nA wall power meter, read by hand (the machine's whole draw, "
-				    "beside RAPL's CPU figures).\n");
+	ps_console_printf(env->con, "\n");
+	ps_ui_say(env->con, 0,
+		  "A wall power meter, read by hand (the machine's whole draw, beside RAPL's CPU "
+		  "figures).");
 	if (!wall_reading(env, "Idle: the machine waits at this menu now; read the meter.",
 			  c->wall_idle, sizeof(c->wall_idle)) ||
 	    !wall_reading(env,
@@ -456,71 +636,141 @@ static bool enter_wall(struct ps_menu_env *env)
 	return true;
 }
 
+/* "500 GB", "64.0 MB": a size as drive makers label it (the report's own format). */
+static void size_text(double bytes, char *buf, size_t len)
+{
+	static const struct ps_col col = {.fmt = PS_FMT_BYTES};
+	struct ps_cell c = {.type = bytes > 0 ? PS_CELL_NUM : PS_CELL_NULL, .num = bytes};
+
+	if (bytes <= 0)
+		snprintf(buf, len, "size unknown");
+	else
+		ps_cell_text(&c, &col, buf, len, true);
+}
+
+/* "QEMU HARDDISK S/N PS-1 (sda), 2.1 GB": the report's label (inv: the inventory as JSON) */
+static void drive_text(json_object *inv, const struct ps_drive *d, char *buf, size_t len)
+{
+	char size[32];
+	size_t n = ps_device_label(inv, "drive", NULL, d->name, buf, len);
+
+	size_text((double)d->size_bytes, size, sizeof(size));
+	snprintf(buf + n, len - n, ", %s", size);
+}
+
+/* The drive whose serial is typed, asked again until one matches or the person gives up. */
+static int ask_serial(struct ps_menu_env *env, const struct ps_inventory *inv,
+		      const struct ps_drive **pick)
+{
+	char serial[PS_SCRATCH_SERIAL], line[PS_SCRATCH_SERIAL + 160];
+
+	for (;;) {
+		int n;
+
+		ps_ui_say(env->con, 0,
+			  "disk_write OVERWRITES the drive you name. Type its serial in full "
+			  "(Enter or Esc goes back):");
+		n = get_line(env->con, serial, sizeof(serial));
+		if (n <= 0)
+			return n == -ENODEV ? -ENODEV : 0;
+		for (size_t i = 0; i < inv->n_drives; i++)
+			if (strcmp(inv->drives[i].serial, serial) == 0)
+				*pick = &inv->drives[i];
+		if (*pick)
+			return 1;
+		snprintf(line, sizeof(line),
+			 "No drive has serial '%s' (serials are matched in full, upper and lower "
+			 "case as listed): try again.",
+			 serial);
+		ps_ui_say(env->con, 0, line);
+	}
+}
+
 /*
- * Name a scratch drive: show every drive and what it holds, then take the
- * serial typed in full. The decision is core/scratch.c's, the one disk_write
- * makes again before it writes. Returns false when input ended.
+ * Name a scratch drive: show every drive and what it holds, the boot stick
+ * marked, then take the serial typed in full and a last y that names the
+ * drive. The decision is core/scratch.c's, the one disk_write makes again
+ * before it writes. Returns false when input ended.
  */
 static bool confirm_scratch(struct ps_menu_env *env)
 {
 	struct ps_inventory inv = {0};
-	struct ps_inventory_opts o = {.root = env->root ? env->root : "", .module_fd = -1};
-	char serial[PS_SCRATCH_SERIAL], why[512];
+	struct ps_inventory_opts o = {
+	    .root = env->root ? env->root : "", .module_fd = -1, .boot_disk = env->cfg->boot_disk};
+	char why[512], line[1200], name[400];
 	const struct ps_drive *pick = NULL;
 	struct ps_drive_use use;
-	int n;
+	int n, k;
+	json_object *injson;
 
 	ps_inventory_take(&inv, &o);
-	ps_console_printf(env->con,
-			  "\nDrives and what they hold (the boot stick is never written):\n");
+	injson = json_object_new_object();
+	ps_inventory_json(&inv, injson);
+	ps_console_printf(env->con, "\nDrives and what they hold:\n");
 	for (size_t i = 0; i < inv.n_drives; i++) {
 		const struct ps_drive *d = &inv.drives[i];
 		char path[PATH_MAX], text[2048];
 
-		if (d->boot_device)
+		drive_text(injson, d, name, sizeof(name));
+		if (d->boot_device) {
+			snprintf(line, sizeof(line), "%s: the probestick boot stick, never written",
+				 name);
+			ps_ui_say(env->con, 2, line);
 			continue;
+		}
+		ps_ui_say(env->con, 2, name);
 		ps_path(path, sizeof(path), o.root, "/dev/%s", d->name);
 		ps_drive_use_read(o.root, d->name, path, &use);
 		ps_drive_use_text(&use, text, sizeof(text));
-		ps_console_printf(env->con, "  %s  %s  serial %s  %.1f GB\n%s", d->name,
-				  d->model[0] ? d->model : "(no model)",
-				  d->serial[0] ? d->serial : "(none)",
-				  d->size_bytes > 0 ? (double)d->size_bytes / 1e9 : 0.0, text);
+		ps_console_printf(env->con, "%s", text);
 	}
-	ps_console_printf(env->con, "disk_write OVERWRITES the drive you name. Type its serial in "
-				    "full (Enter or Esc goes back): ");
-	n = get_line(env, serial, sizeof(serial));
-	if (n == -ENODEV) {
+	n = ask_serial(env, &inv, &pick);
+	if (n < 0) {
 		ps_inventory_free(&inv);
+		json_object_put(injson);
 		return false;
 	}
-	for (size_t i = 0; n > 0 && i < inv.n_drives && !pick; i++)
-		if (strcmp(inv.drives[i].serial, serial) == 0)
-			pick = &inv.drives[i];
-	if (n > 0 && !pick) {
-		ps_console_printf(env->con, "No drive has serial '%s': nothing confirmed.\n",
-				  serial);
-	} else if (pick) {
+	if (pick) {
 		struct ps_scratch_list l = {.n = 1};
 		char path[PATH_MAX], list[sizeof(env->cfg->scratch)];
 		size_t used = strlen(env->cfg->scratch);
 
-		snprintf(l.serial[0], sizeof(l.serial[0]), "%s", serial);
+		snprintf(l.serial[0], sizeof(l.serial[0]), "%s", pick->serial);
 		ps_path(path, sizeof(path), o.root, "/dev/%s", pick->name);
 		ps_drive_use_read(o.root, pick->name, path, &use);
+		drive_text(injson, pick, name, sizeof(name));
 		if (ps_scratch_decide(pick, &use, &l, why, sizeof(why)) != PS_SCRATCH_OK) {
-			ps_console_printf(env->con, "%s is refused: %s.\n", pick->name, why);
-		} else if (used + strlen(serial) + 2 > sizeof(list) ||
-			   !append_scratch(env->cfg, list, sizeof(list), serial)) {
+			snprintf(line, sizeof(line), "%s is refused: %s.", name, why);
+			ps_ui_say(env->con, 0, line);
+		} else if (used + strlen(pick->serial) + 2 > sizeof(list)) {
 			ps_console_printf(env->con, "Too many scratch drives named already.\n");
 		} else {
-			ps_console_printf(env->con,
-					  "%s (serial %s) is confirmed as scratch: disk_write will "
-					  "overwrite it in the plans run from this menu.\n",
-					  pick->name, serial);
+			snprintf(line, sizeof(line),
+				 "Last check: disk_write will OVERWRITE %s, everything on it, in "
+				 "the plans run from this menu. y names it scratch, any other key "
+				 "goes back:",
+				 name);
+			ps_ui_say(env->con, 0, line);
+			k = get_key(env->con);
+			if (k < 0) {
+				ps_inventory_free(&inv);
+				json_object_put(injson);
+				return false;
+			}
+			if (k != 'y' && k != 'Y')
+				ps_console_printf(env->con,
+						  "Not named: nothing will be written.\n");
+			else if (!append_scratch(env->cfg, list, sizeof(list), pick->serial))
+				ps_console_printf(env->con,
+						  "Too many scratch drives named already.\n");
+			else {
+				snprintf(line, sizeof(line), "%s is confirmed as scratch.", name);
+				ps_ui_say(env->con, 0, line);
+			}
 		}
 	}
 	ps_inventory_free(&inv);
+	json_object_put(injson);
 	return true;
 }
 
@@ -549,30 +799,32 @@ static void draw_menu(struct ps_menu_env *env)
 {
 	size_t n;
 	const struct ps_setting *const *all = ps_settings(&n);
+	char line[700];
 
 	ps_console_printf(env->con, "\nprobestick menu\n"
 				    "  1  run the quick plan\n"
 				    "  2  run the full plan\n"
 				    "  3  choose steps and run them\n"
 				    "  4  show the last report\n"
-				    "  8  compare runs on this stick\n"
-				    "  5  shell\n"
-				    "  6  reboot\n"
-				    "  7  power off\n"
-				    "  9  serve: be the peer of another stick\n");
+				    "  5  compare runs on this stick\n"
+				    "  6  serve: be the peer of another stick\n"
+				    "  7  shell\n"
+				    "  8  reboot\n"
+				    "  9  power off\n");
 	for (size_t i = 0; env->cfg && i < n; i++)
-		if (all[i]->menu_key && all[i]->choices)
-			ps_console_printf(env->con, "  %c  %s: %s\n", all[i]->menu_key,
-					  all[i]->menu_label ? all[i]->menu_label : all[i]->key,
-					  shown(env->cfg, all[i]));
-	ps_console_printf(env->con,
-			  "  w  name a scratch drive for disk_write (%s)\n"
-			  "  p  wall meter readings: idle %s W, full load %s W\n"
-			  "Press %s: ",
-			  env->cfg && env->cfg->scratch[0] ? env->cfg->scratch : "none named",
-			  env->cfg && env->cfg->wall_idle[0] ? env->cfg->wall_idle : "-",
-			  env->cfg && env->cfg->wall_load[0] ? env->cfg->wall_load : "-",
-			  keys_text(env));
+		if (all[i]->menu_key && all[i]->choices) {
+			snprintf(line, sizeof(line), "  %c  %s: %s", all[i]->menu_key,
+				 all[i]->menu_label ? all[i]->menu_label : all[i]->key,
+				 shown(env->cfg, all[i]));
+			ps_ui_say(env->con, 0, line);
+		}
+	snprintf(line, sizeof(line), "  w  name a scratch drive for disk_write (%s)",
+		 env->cfg && env->cfg->scratch[0] ? env->cfg->scratch : "none named");
+	ps_ui_say(env->con, 0, line);
+	ps_console_printf(
+	    env->con, "  p  wall meter readings: idle %s W, full load %s W\nPress %s: ",
+	    env->cfg && env->cfg->wall_idle[0] ? env->cfg->wall_idle : "-",
+	    env->cfg && env->cfg->wall_load[0] ? env->cfg->wall_load : "-", keys_text(env));
 }
 
 enum ps_action ps_menu_run(struct ps_menu_env *env)
@@ -586,11 +838,8 @@ enum ps_action ps_menu_run(struct ps_menu_env *env)
 			draw_menu(env);
 		redraw = true;
 		k = get_key(env->con);
-		if (k < 0) {
-			ps_console_printf(env->con,
-					  "\nNo more input: leaving the menu for a shell.\n");
-			return PS_ACT_SHELL;
-		}
+		if (k < 0)
+			return no_input(env);
 		if (k == '\r' || k == '\n' || k == ' ') {
 			redraw = false;
 			continue;
@@ -598,10 +847,9 @@ enum ps_action ps_menu_run(struct ps_menu_env *env)
 		ps_console_printf(env->con, "%c\n", k >= 32 && k < 127 ? k : '?');
 		switch (k) {
 		case '1':
-			run(env, "quick", NULL);
-			break;
 		case '2':
-			run(env, "full", NULL);
+			if (!run(env, k == '1' ? "quick" : "full", NULL))
+				return no_input(env);
 			break;
 		case '3':
 			if (!choose_steps(env))
@@ -610,25 +858,25 @@ enum ps_action ps_menu_run(struct ps_menu_env *env)
 		case '4':
 			show_report(env);
 			break;
-		case '8':
+		case '5':
 			if (!compare_runs(env))
 				return no_input(env);
 			break;
-		case '9':
+		case '6':
 			if (env->serve)
 				env->serve(env->arg);
 			else
 				ps_console_printf(env->con, "Server mode is not built in.\n");
 			break;
-		case '5':
-			return PS_ACT_SHELL;
-		case '6':
 		case '7':
-			c = confirm(env, k == '6' ? "Reboot" : "Power off");
+			return PS_ACT_SHELL;
+		case '8':
+		case '9':
+			c = confirm(env, k == '8' ? "Reboot" : "Power off");
 			if (c < 0)
 				return no_input(env);
 			if (c)
-				return k == '6' ? PS_ACT_REBOOT : PS_ACT_POWEROFF;
+				return k == '8' ? PS_ACT_REBOOT : PS_ACT_POWEROFF;
 			break;
 		case 'w':
 			if (!env->cfg)

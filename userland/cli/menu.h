@@ -41,7 +41,13 @@ enum ps_action ps_menu_run(struct ps_menu_env *env);
 /* "shell", "reboot", "poweroff": the then= word /init understands. */
 const char *ps_action_name(enum ps_action a);
 
-/* Print a text page by page (20 lines), a key for the next page, q to stop. */
+/*
+ * Print a text page by page (22 lines and a question): Space (or any other
+ * key) the next page, b back a page, v to the Verdicts heading, g a step's
+ * heading by name, / the next line holding a text, q stops.
+ */
 void ps_page_text(struct ps_console *con, const char *text);
+/* The same, starting at the heading that starts with start ("Verdicts"); NULL: the top. */
+void ps_page_text_at(struct ps_console *con, const char *text, const char *start);
 
 #endif

@@ -249,8 +249,9 @@ struct runner {
 	time_t started;
 	bool dir_tried;
 	bool store_warned;
-	bool indexed; /* reports/index.html lists this run (from its first write on) */
-	void **kept;  /* per step: its typed result while a later step runs after it */
+	bool indexed;	/* reports/index.html lists this run (from its first write on) */
+	bool inv_taken; /* the inventory ran: the steps' estimates can be made */
+	void **kept;	/* per step: its typed result while a later step runs after it */
 };
 
 /* Does a later step of the plan run after step i (and read its result)? */
@@ -515,9 +516,14 @@ static void run_step(struct runner *r, size_t i)
 		ps_step_result_end(&ctx, s, data);
 		ps_recorders_stop(&rec, r->inv.taken ? &r->inv : NULL, step, data, run.findings);
 		if (abort_flag) {
-			snprintf(run.reason, sizeof(run.reason), "%s",
+			/* what the step said it left out ("5 of 7 settings not measured") stays */
+			char own[sizeof(run.reason)];
+
+			snprintf(own, sizeof(own), "%s", run.reason);
+			snprintf(run.reason, sizeof(run.reason), "%s%s%.*s",
 				 abort_flag == ABORT_KEY ? "aborted by a key press"
-							 : "aborted by SIGINT (Ctrl-C)");
+							 : "aborted by SIGINT (Ctrl-C)",
+				 own[0] ? ": " : "", (int)sizeof(run.reason) - 40, own);
 			st = PS_ABORTED;
 		} else {
 			st = final_status(ret, run.findings, run.reason, sizeof(run.reason));
@@ -538,9 +544,11 @@ static void run_step(struct runner *r, size_t i)
 			ps_boot_json(&r->inv.boot, r->report);
 		set_machine(r);
 		open_dir(r);
-		if (o->ui && o->ui->estimate)
-			o->ui->estimate(o->ui->arg, estimate_rest(r, i + 1, &ctx));
+		r->inv_taken = true;
 	}
+	/* after every step: the UI learns how far the estimates are from the clock */
+	if (o->ui && o->ui->estimate && i + 1 < o->n_steps && r->inv_taken)
+		o->ui->estimate(o->ui->arg, estimate_rest(r, i + 1, &ctx));
 	ps_recorders_summary(r->report, NULL);
 	if (o->ui && o->ui->step_end)
 		o->ui->step_end(o->ui->arg, i, o->n_steps, s, step);
@@ -570,6 +578,8 @@ int ps_plan_run(const struct ps_run_opts *o, struct ps_run_result *res)
 		has_inventory = has_inventory || (o->steps[i]->flags & PS_STEP_TAKES_INVENTORY);
 	if (o->ui && o->ui->plan_start)
 		o->ui->plan_start(o->ui->arg, &o->plan, o->steps, o->n_steps);
+	if (o->ui && o->ui->report)
+		o->ui->report(o->ui->arg, r.report);
 	if (!has_inventory) {
 		/* The machine-id names the folder: take what it needs now. */
 		ps_inventory_identify(&r.inv, o->root);

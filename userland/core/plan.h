@@ -86,12 +86,15 @@ struct ps_plan_ui {
 	/* Before the first step: the plan and its steps. */
 	void (*plan_start)(void *arg, const struct ps_plan_info *plan,
 			   const struct ps_step_ops *const *steps, size_t n);
-	/* After inventory (or at the start without one): seconds the rest will take, NAN unknown.
-	 */
+	/* After the inventory and after each later step: the steps' own estimate of the
+	 * seconds the rest will take, NAN unknown (the UI corrects it by the clock). */
 	void (*estimate)(void *arg, double seconds);
 	void (*step_start)(void *arg, size_t i, size_t n, const struct ps_step_ops *s);
 	/* At most every 100 ms while a step reports progress. */
 	void (*progress)(void *arg, const struct ps_progress_state *p);
+	/* The report the runner fills, after plan_start: the UI may read it (the
+	 * inventory, to name devices as report/label.h does) during later calls. */
+	void (*report)(void *arg, json_object *report);
 	/* steps[i] as it went into the report: status, reason, data, findings. */
 	void (*step_end)(void *arg, size_t i, size_t n, const struct ps_step_ops *s,
 			 json_object *step);

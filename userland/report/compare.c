@@ -5,6 +5,7 @@
  * Knows no step: everything comes from the documents and their views.
  */
 #include "report/compare.h"
+#include "report/label.h"
 #include "report/chart.h"
 #include "report/html.h"
 #include "lib/json.h"
@@ -18,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define WIDTH	 80
+#define WIDTH	 79  /* as report.txt: fits an 80-column console */
 #define NOISE_CV 2.0 /* without a min-max: a change within this many CVs is noise */
 #define MAX_CATS 64  /* rows of one chart */
 
@@ -527,7 +528,7 @@ static void header_text(FILE *out, const struct ps_cmp *c)
 
 static void devices_text(FILE *out, const struct ps_cmp *c)
 {
-	char line[1600];
+	char line[1600], label[400] = "";
 
 	fputs("\nDevices\n-------\n", out);
 	if (!c->missing_devices) {
@@ -545,9 +546,14 @@ static void devices_text(FILE *out, const struct ps_cmp *c)
 				goto missing;
 		continue;
 	missing:
-		o = (size_t)snprintf(line, sizeof(line), "MISSING %s %s%s%s%s: only in",
-				     d->kind ? d->kind : "device", d->name ? d->name : "",
-				     d->id ? " (" : "", d->id ? d->id : "", d->id ? ")" : "");
+		/* named as the run that has it labels it (report/label.h), not by its raw id */
+		for (size_t j = 0; j < c->nruns; j++)
+			if (d->in[j]) {
+				ps_device_label(c->runs[j].doc->report, d->kind, d->id, d->name,
+						label, sizeof(label));
+				break;
+			}
+		o = (size_t)snprintf(line, sizeof(line), "MISSING %s: only in", label);
 		for (size_t j = 0; j < c->nruns && o < sizeof(line) - 4; j++)
 			if (d->in[j])
 				o += (size_t)snprintf(line + o, sizeof(line) - o, " %c",

@@ -909,32 +909,41 @@ size_t ps_doc_headline(const struct ps_doc_section *sec, char *buf, size_t len)
 	for (size_t b = 0; sec && b < sec->nblocks; b++) {
 		const struct ps_doc_block *db = &sec->blocks[b];
 		const struct ps_block *d = db->desc;
-		int key = -1;
 
 		if (d->kind == PS_BLOCK_SERIES)
 			continue;
-		for (size_t c = 0; c < d->ncols && key < 0; c++)
-			if ((d->cols[c].flags & PS_COL_KEY) && !(d->cols[c].flags & PS_COL_DEVICE))
-				key = (int)c;
 		for (size_t r = 0; r < db->nrows; r++) {
 			const struct ps_cell *row = &db->cells[r * d->ncols];
-			char piece[160];
+			char piece[200];
 			size_t p = 0;
 			bool any = false;
 
-			if (key >= 0 && d->kind == PS_BLOCK_TABLE)
-				p = ps_cell_text(&row[key], &d->cols[key], piece, sizeof(piece),
-						 false);
-			for (size_t c = 0; c < d->ncols && p < sizeof(piece); c++) {
-				if (!(d->cols[c].flags & PS_COL_HEADLINE) ||
-				    row[c].type == PS_CELL_NULL)
+			/* the row as a person names it: every key, "eth0 -> eth1 tcp str 4" */
+			if (d->kind == PS_BLOCK_TABLE)
+				p = ps_doc_row_label(db, r, piece, sizeof(piece));
+			for (size_t c = 0; c < d->ncols && p + 2 < sizeof(piece); c++) {
+				const struct ps_col *col = &d->cols[c];
+
+				if (!(col->flags & PS_COL_HEADLINE) || row[c].type == PS_CELL_NULL)
 					continue;
-				if (p && p + 1 < sizeof(piece))
-					piece[p++] = ' ';
-				p += ps_cell_text(&row[c], &d->cols[c], piece + p,
-						  sizeof(piece) - p, true);
+				/* never a bare number: "errors 0", "triad 3.7 GB/s", "882 MB/s" */
+				const char *word = col->head	? col->head
+						   : !col->unit ? col->title
+								: NULL;
+
+				if (p)
+					p += (size_t)snprintf(piece + p, sizeof(piece) - p, "%s",
+							      word && any ? ", " : " ");
+				if (word && p < sizeof(piece))
+					p += (size_t)snprintf(piece + p, sizeof(piece) - p, "%s ",
+							      word);
+				if (p < sizeof(piece))
+					p += ps_cell_text(&row[c], col, piece + p,
+							  sizeof(piece) - p, true);
 				any = true;
 			}
+			if (p >= sizeof(piece))
+				p = sizeof(piece) - 1;
 			if (!any)
 				continue;
 			if (o + p + 3 >= len)

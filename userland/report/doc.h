@@ -126,7 +126,8 @@ void ps_doc_free(struct ps_doc *doc);
 struct ps_doc_section *ps_doc_build_step(struct ps_doc *doc, json_object *step,
 					 const struct ps_view_set *views);
 
-/* "sda 215 MB/s, nvme0n1 1.2 GB/s": the HEADLINE columns of sec, at most len bytes. */
+/* "sda read 215 MB/s, errors 0": the HEADLINE columns of sec, each after its title
+ * (never a bare number) and its row's keys, at most len bytes. */
 size_t ps_doc_headline(const struct ps_doc_section *sec, char *buf, size_t len);
 
 /* ---- for views' extend hooks ---- */

@@ -256,7 +256,7 @@ static void line(FILE *f, int indent, const char *text)
 
 	ps_text_clean(text, strlen(text), NULL, clean, sizeof(clean));
 	fprintf(f, "%*s", indent, "");
-	ps_wrap(f, 80, indent, indent + 4, clean);
+	ps_wrap(f, 79, indent, indent + 4, clean);
 }
 
 char *ps_fleet_compare_text(const struct ps_fleet_cmp *fc, const char *const *labels)

@@ -7,13 +7,14 @@
 #include "lib/json.h"
 #include "report/report.h"
 #include "report/text.h"
+#include "report/label.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define WIDTH	   80
+#define WIDTH	   79 /* an 80-column console wraps a line of 80 on some terminals */
 #define MAX_COL	   32 /* a text column wider than this is cut with '~' */
 #define MIN_WIDE   16 /* below this a wide column goes on a line of its own */
 #define CELL	   160
@@ -313,7 +314,7 @@ static void finding(FILE *f, const struct ps_doc_finding *fi, int indent)
 /* What was not measured, and why: devices a step could not test, then steps skipped. */
 static void not_tested(FILE *f, const struct ps_doc *doc)
 {
-	char line[1600];
+	char line[1600], label[400];
 	size_t o = 0, n = 0;
 
 	for (size_t i = 0; i < doc->nverdicts; i++) {
@@ -322,8 +323,8 @@ static void not_tested(FILE *f, const struct ps_doc *doc)
 
 		if (!v->untested_by)
 			continue;
-		snprintf(line, sizeof(line), "NOT TESTED %s %s by %s: %s%s%s%s",
-			 v->kind ? v->kind : "", v->subject ? v->subject : "-", v->untested_by,
+		ps_device_label(doc->report, v->kind, v->device, v->subject, label, sizeof(label));
+		snprintf(line, sizeof(line), "NOT TESTED %s by %s: %s%s%s%s", label, v->untested_by,
 			 v->untested_why ? v->untested_why : "no reason given",
 			 passed && v->step ? " (" : "", passed && v->step ? v->step : "",
 			 passed && v->step ? " passed what it measured)" : "");
@@ -347,7 +348,7 @@ static void verdicts(FILE *f, const struct ps_doc *doc)
 {
 	static const char *const kinds[] = {"machine", "drive", "nic", "link", "dimm"};
 	static const char *const plural[] = {"machine", "drives", "NICs", "links", "DIMMs"};
-	char line[1600];
+	char line[1600], label[400];
 	size_t passes = 0;
 
 	heading(f, "Verdicts", '-');
@@ -367,9 +368,9 @@ static void verdicts(FILE *f, const struct ps_doc *doc)
 			continue;
 		snprintf(st, sizeof(st), "%s", v->status);
 		upper(st);
-		snprintf(line, sizeof(line), "%-4s %s %s: %s [%s]", st, v->kind ? v->kind : "",
-			 v->subject ? v->subject : "-", v->message ? v->message : "",
-			 v->rule ? v->rule : "-");
+		ps_device_label(doc->report, v->kind, v->device, v->subject, label, sizeof(label));
+		snprintf(line, sizeof(line), "%-4s %s: %s [%s]", st, label,
+			 v->message ? v->message : "", v->rule ? v->rule : "-");
 		ps_wrap(f, WIDTH, 0, 5, line);
 	}
 	not_tested(f, doc);

@@ -168,14 +168,14 @@ void ps_report_files_text(const struct ps_report_files *st, char *buf, size_t le
 		snprintf(buf, len, "nothing could be saved (%s)", strerror(-err));
 	else if (st->json_complete && st->text_current && !st->html_err && !st->ocp_err)
 		snprintf(buf, len,
-			 "report.json, report.txt, report.html and report.ocp.jsonl, complete");
+			 "report.json, report.txt, report.html and report.ocp.jsonl, all written");
 	else if (st->json_complete && st->text_current)
 		snprintf(buf, len,
-			 "report.json and report.txt, complete (%s could not be written: %s)",
+			 "report.json and report.txt, all written (%s could not be written: %s)",
 			 st->html_err ? "report.html" : "report.ocp.jsonl",
 			 strerror(-(st->html_err ? st->html_err : st->ocp_err)));
 	else if (st->json_complete)
-		snprintf(buf, len, "report.json, complete (report.txt could not be written: %s)",
+		snprintf(buf, len, "report.json, all written (report.txt could not be written: %s)",
 			 strerror(-err));
 	else
 		snprintf(buf, len,

@@ -86,6 +86,9 @@ struct ps_col {
 	const char *bad;
 	const char *noisy; /* path of a boolean: the figure stayed noisy after its extra runs */
 	const char *tmpl;  /* PS_FMT_TEMPLATE: the text with {/member} pointers into the value */
+	/* PS_COL_HEADLINE: the word before the value on the console's result line
+	 * ("triad 3.7 GB/s"); NULL: the title when the value has no unit, else none */
+	const char *head;
 };
 
 enum ps_block_kind {

@@ -317,7 +317,7 @@ static void trade(struct sweep *w, int nv)
 static bool sweep_pair(struct ps_ctx *ctx, struct ps_nic_session *s, const struct ps_pair *pp)
 {
 	struct sweep w = {.ctx = ctx, .res = ctx->result, .best_mbps = -1, .best_p50 = -1};
-	int values[8], nv, orig, ret = 0;
+	int values[8], nv, orig, ret = 0, measured = 0;
 
 	w.p[0] = &s->ps.p[pp->a];
 	w.p[1] = &s->ps.p[pp->b];
@@ -345,7 +345,11 @@ static bool sweep_pair(struct ps_ctx *ctx, struct ps_nic_session *s, const struc
 		for (int i = 0; i < nv && ret == 0; i++) {
 			ret = sweep_point(&w, values[i], i == 0);
 			ps_progress_set(ctx, (uint64_t)i + 1);
+			measured += ret == 0;
 		}
+		if (ret == -ECANCELED) /* what the end screen and the report say was left out */
+			ps_step_reason(ctx, "%s <-> %s: %d of %d %s settings not measured",
+				       w.p[0]->name, w.p[1]->name, nv - measured, nv, knob_name(w.k));
 		/* Always back, whatever happened above. */
 		restore(&w, 0);
 		restore(&w, 1);
