@@ -240,6 +240,7 @@ static json_object *drive_json(const struct ps_drive *d)
 	ps_json_set_str(o, "usb_path", d->usb_path);
 	set_bool(o, "boot_device", d->boot_device);
 	ps_json_set(o, "ata", ata_json(d));
+	ps_json_set(o, "capacity", ps_ata_capacity_json(&d->capacity));
 	return o;
 }
 
