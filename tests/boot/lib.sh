@@ -24,8 +24,12 @@ PS_MEM_MIB=512
 #   PS_SILENCE   most seconds without serial output before the guest counts
 #                as hung (default 120)
 #   PS_NO_RETRY=1  no single-threaded retry of a TCG hang (make soak SOAK_RETRY=0)
-#   PS_APPEND    words added to the kernel command line of every syslinux
-#                entry in the image copy (BIOS only)
+#   PS_APPEND    words added to the kernel command line of every Linux entry
+#                in the image copy (syslinux and GRUB)
+#   PS_INITRD_PAD_MIB  N: the image copy's initrd carries N MiB more of
+#                incompressible data (an uncompressed cpio appended: a file
+#                /pad of random bytes, in RAM from the unpacking on), as if
+#                the initramfs had grown by that much (tests/boot/minram.sh)
 #   PS_KERNEL, PS_INITRD, PS_CMDLINE   boot this kernel and initrd directly
 #                (-kernel/-initrd/-append) instead of the stick's boot loader
 #   PS_BLKDEBUG  NAME=CONF: put disk NAME (sata0, nvme0, vd0) behind QEMU's
@@ -59,7 +63,28 @@ ps_prepare() {
 		qm_stick_get "$work/stick.img" /syslinux/syslinux.cfg "$work/syslinux.cfg" || return 1
 		sed -i "s|^\([[:space:]]*APPEND .*\)|\1 $PS_APPEND|" "$work/syslinux.cfg"
 		qm_stick_put "$work/stick.img" "$work/syslinux.cfg" /syslinux/syslinux.cfg || return 1
-		ps_log "kernel command line + '$PS_APPEND' (syslinux)"
+		qm_stick_get "$work/stick.img" /EFI/debian/grub.cfg "$work/grub.cfg" || return 1
+		sed -i "s|^\([[:space:]]*boot_probestick .*\)|\1 $PS_APPEND|" "$work/grub.cfg"
+		qm_stick_put "$work/stick.img" "$work/grub.cfg" /EFI/debian/grub.cfg || return 1
+		ps_log "kernel command line + '$PS_APPEND' (syslinux and GRUB)"
+	fi
+	if [ "${PS_INITRD_PAD_MIB:-0}" -gt 0 ]; then
+		qm_stick_get "$work/stick.img" /initrd.img "$work/initrd.img" || return 1
+		$PS_PY - "$work/initrd.img" "$PS_INITRD_PAD_MIB" <<'PY' || return 1
+import os, sys
+path, mib = sys.argv[1], int(sys.argv[2])
+def entry(name, mode, data):
+    h = "070701" + "".join("%08x" % v for v in (0, mode, 0, 0, 1, 0, len(data), 0, 0, 0, 0,
+                                                   len(name) + 1, 0))
+    b = h.encode() + name.encode() + b"\0"
+    b += b"\0" * (-len(b) % 4) + data
+    return b + b"\0" * (-len(b) % 4)
+with open(path, "ab") as f:
+    f.write(b"\0" * (-f.tell() % 4))  # the kernel looks for a cpio on a 4-byte boundary
+    f.write(entry("pad", 0o100644, os.urandom(mib << 20)) + entry("TRAILER!!!", 0, b""))
+PY
+		qm_stick_put "$work/stick.img" "$work/initrd.img" /initrd.img || return 1
+		ps_log "initrd + $PS_INITRD_PAD_MIB MiB of incompressible padding"
 	fi
 }
 
