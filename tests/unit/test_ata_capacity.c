@@ -7,6 +7,7 @@
  * (tests/fixtures/ata/make-capacity.py says where every byte comes from).
  */
 #include "check.h"
+#include "fixture.h"
 #include "hw/ata_capacity.h"
 
 #include "core/util.h"
@@ -20,17 +21,6 @@
 #define OV	      FIXTURES "/ata/hidden-overlay"
 #define CAP	      FIXTURES "/ata/capacity/"
 #define PG89_IDENTIFY 60
-
-static uint8_t *load(const char *name, size_t *len)
-{
-	char *data = NULL;
-
-	if (ps_read_all(name, &data, len) < 0) {
-		fprintf(stderr, "cannot read fixture %s\n", name);
-		exit(1);
-	}
-	return (uint8_t *)data;
-}
 
 static const char *const ata1 =
     OV "/sys/devices/pci0000:00/0000:00:1f.2/ata1/host0/target0:0:0/0:0:0:0/vpd_pg89";
@@ -81,7 +71,7 @@ static void test_sense(void)
 	struct ps_ata_regs r;
 	uint64_t lba;
 	size_t n;
-	uint8_t *s = load(OV "/dev/sda.ata/read_native_max_ext.sense", &n), bad[22];
+	uint8_t *s = load_fixture(OV "/dev/sda.ata/read_native_max_ext.sense", &n), bad[22];
 
 	CHECK_INT(ps_ata_sense_regs(s, n, &r), 0);
 	CHECK(r.extend);
@@ -110,7 +100,7 @@ static void test_sense(void)
 	free(s);
 
 	/* 28-bit: LBA 27:24 in the device register */
-	s = load(CAP "st340823a.read_native_max.sense", &n);
+	s = load_fixture(CAP "st340823a.read_native_max.sense", &n);
 	CHECK_INT(ps_ata_sense_regs(s, n, &r), 0);
 	CHECK(!r.extend);
 	CHECK_INT(ps_ata_native_max(PS_ATA_READ_NATIVE_MAX, &r, &lba), 0);
@@ -118,7 +108,7 @@ static void test_sense(void)
 	free(s);
 
 	/* an abort in fixed format (libata without D_SENSE): no registers, key ABORTED COMMAND */
-	s = load(CAP "wd20ezrz-amac.dco_identify.sense", &n);
+	s = load_fixture(CAP "wd20ezrz-amac.dco_identify.sense", &n);
 	CHECK_INT(ps_ata_sense_regs(s, n, &r), -EPROTO);
 	CHECK_INT(ps_sense_key(s, n), 0xb);
 	free(s);
@@ -129,7 +119,7 @@ static void test_identify_words(void)
 {
 	struct ps_ata_cap_id id;
 	size_t n;
-	uint8_t *p = load(ata1, &n), *b;
+	uint8_t *p = load_fixture(ata1, &n), *b;
 
 	CHECK_INT(ps_ata_cap_id_decode(p + PG89_IDENTIFY, n - PG89_IDENTIFY, &id), 0);
 	CHECK_INT(id.sectors, 78125000);
@@ -138,14 +128,14 @@ static void test_identify_words(void)
 	CHECK_INT(id.logical_sector, 512);
 	free(p);
 
-	b = load(CAP "wd20ezrz-amac.identify", &n);
+	b = load_fixture(CAP "wd20ezrz-amac.identify", &n);
 	CHECK_INT(ps_ata_cap_id_decode(b, n, &id), 0);
 	CHECK(id.amac && id.dco);
 	CHECK_INT(ps_ata_native_max_cmd(&id), PS_ATA_GET_NATIVE_MAX_EXT);
 	CHECK_INT(id.sectors, 3907029168LL);
 	free(b);
 
-	b = load(CAP "st340823a.identify", &n);
+	b = load_fixture(CAP "st340823a.identify", &n);
 	CHECK_INT(ps_ata_cap_id_decode(b, n, &id), 0);
 	CHECK(!id.lba48 && id.hpa && !id.dco);
 	CHECK_INT(ps_ata_native_max_cmd(&id), PS_ATA_READ_NATIVE_MAX);
@@ -164,7 +154,8 @@ static void test_dco(void)
 	struct ps_ata_dco dco;
 	char names[160];
 	size_t n, pn;
-	uint8_t *d = load(OV "/dev/sdb.ata/dco_identify.data", &n), *p = load(ata2, &pn);
+	uint8_t *d = load_fixture(OV "/dev/sdb.ata/dco_identify.data", &n),
+		*p = load_fixture(ata2, &pn);
 
 	CHECK_INT(ps_ata_dco_decode(d, n, &dco), 0);
 	CHECK_INT(dco.revision, 2);
@@ -207,11 +198,11 @@ static void test_judge(void)
 {
 	struct ps_ata_capacity c;
 	size_t n;
-	uint8_t *p = load(ata1, &n), *q = load(ata2, &n),
-		*amac = load(CAP "wd20ezrz-amac.identify", &n);
-	uint8_t *old = load(CAP "st340823a.identify", &n);
-	uint8_t *d1 = load(OV "/dev/sda.ata/dco_identify.data", &n);
-	uint8_t *d2 = load(OV "/dev/sdb.ata/dco_identify.data", &n);
+	uint8_t *p = load_fixture(ata1, &n), *q = load_fixture(ata2, &n),
+		*amac = load_fixture(CAP "wd20ezrz-amac.identify", &n);
+	uint8_t *old = load_fixture(CAP "st340823a.identify", &n);
+	uint8_t *d1 = load_fixture(OV "/dev/sda.ata/dco_identify.data", &n);
+	uint8_t *d2 = load_fixture(OV "/dev/sdb.ata/dco_identify.data", &n);
 
 	/* sda: an HPA of 40,360 sectors, a DCO that hides nothing */
 	judge(p + PG89_IDENTIFY, "ST340014AS", 0, PS_ATA_READ_NATIVE_MAX_EXT, 78165359, 0, d1, &c);
