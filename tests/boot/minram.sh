@@ -13,6 +13,10 @@
 #   tests/boot/minram.sh pad FW MIB [HI]     the most incompressible MiB the
 #       initramfs can grow by (a multiple of MINRAM_STEP, at most HI, default
 #       64) and still complete at MIB: the headroom test_initramfs_budget holds
+#   tests/boot/minram.sh profile FW MIB      one boot whose memory is sampled
+#       every 0.25 s (tests/boot/guest/memsample.sh on a second serial port):
+#       per step, the lowest MemAvailable, the initramfs in tmpfs (Shmem),
+#       page cache beyond it, the program's peak RSS and its pinned pages
 #
 # FW is bios (SeaBIOS, syslinux), uefi (OVMF, GRUB, Secure Boot off) or
 # uefi-secure. MINRAM_NO_MODULE=1 boots with module_blacklist=probestick:
@@ -28,7 +32,7 @@
 mode=${1:-} fw=${2:-}
 step=${MINRAM_STEP:-8}
 usage() {
-	sed -n '5,15p' "$0" >&2
+	sed -n '5,/^# FW is/p' "$0" >&2
 	exit 2
 }
 case $fw in bios | uefi | uefi-secure) ;; *) usage ;; esac
@@ -60,6 +64,7 @@ boot() {
 		exit 2
 	}
 	ps_machine "$fw" "$work" || exit 2
+	[ "$mode" != profile ] || qm_arg -serial "file:$work/serial2.log"
 	QM_MARKS=()
 	QM_RETRY_HOOK=""
 	exec {lock}>/tmp/ps-qemu.lock
@@ -176,6 +181,53 @@ pad)
 		if boot "$mib"; then lo=$mid; else hi=$mid; fi
 	done
 	echo "minram: $fw $what at $mib MiB: completes with $lo MiB more initramfs, not with $hi MiB ($n_boot boots)"
+	;;
+profile)
+	mib=${3:-}
+	[[ $mib =~ ^[0-9]+$ ]] || usage
+	export PS_APPEND="${PS_APPEND:+$PS_APPEND }rdinit=/sbin/memprofile"
+	PS_INITRD_ADD="sbin/memprofile=$PS_TOP/tests/boot/guest/memsample.sh"
+	rc=0
+	boot "$mib" || rc=1
+	cp "$dir/boot/serial2.log" "$dir/$fw-$mib-profile.log" 2>/dev/null
+	$PS_PY - "$dir/$fw-$mib-profile.log" <<'PY'
+import re, sys
+rows, order = {}, []
+oom = []
+for line in open(sys.argv[1], errors="replace"):
+    if "Out of memory: Killed" in line:
+        oom.append(line.split(";", 1)[-1].strip())
+    if not line.startswith("M "):
+        continue
+    head, *procs = line.rstrip("\n").split(" | ")
+    f = head.split()
+    step = f[2] if len(f) > 2 and "=" not in f[2] else "(boot)"
+    kv = dict(x.split("=", 1) for x in f[2:] if "=" in x)
+    if step not in rows:
+        rows[step] = {"avail": 1 << 60, "shmem": 0, "cache": 0, "rss": 0, "pin": 0}
+        order.append(step)
+    r = rows[step]
+    try:
+        r["avail"] = min(r["avail"], int(kv["MemAvailable"]))
+        r["shmem"] = max(r["shmem"], int(kv["Shmem"]))
+        r["cache"] = max(r["cache"], int(kv["Cached"]) - int(kv["Shmem"]))
+    except (KeyError, ValueError):
+        continue
+    for p in procs:
+        m = re.match(r"\d+:probestick rss=(\d*) hwm=(\d*) pin=(\d*)", p)
+        if m:
+            r["rss"] = max(r["rss"], int(m.group(1) or 0))
+            r["pin"] = max(r["pin"], int(m.group(3) or 0))
+if not order:
+    sys.exit("profile: no samples on the second serial port")
+print("%-14s %9s %9s %9s %9s %9s" % ("phase", "avail min", "tmpfs", "cache", "prog rss", "pinned"))
+for s in order:
+    r = rows[s]
+    print("%-14s %6d KiB %6d KiB %6d KiB %6d KiB %6d KiB" % (s, r["avail"], r["shmem"], r["cache"], r["rss"], r["pin"]))
+for o in oom:
+    print("OOM: " + o)
+PY
+	exit $rc
 	;;
 *) usage ;;
 esac
