@@ -13,6 +13,7 @@
 // fuzz-sources: hw/hw_util.c hw/pcie_sysfs_decode.c hw/inventory.c hw/identity.c hw/pcie.c
 // fuzz-sources: hw/drives.c hw/ata_link.c hw/machine.c hw/machine_id_rule.c hw/memory.c
 // fuzz-sources: hw/smbios17.c hw/environment.c report/json.c core/util.c
+// fuzz-sources: hw/ata_capacity.c hw/ata_native.c
 #include "fuzz.h"
 
 #include "hw/decode.h"

@@ -13,6 +13,7 @@
 // fuzz-sources: hw/pcie_sysfs_decode.c hw/inventory.c hw/identity.c hw/pcie.c hw/drives.c
 // fuzz-sources: hw/ata_identify.c hw/ata_link.c hw/machine.c hw/machine_id_rule.c
 // fuzz-sources: hw/memory.c hw/smbios17.c hw/environment.c report/json.c core/util.c
+// fuzz-sources: hw/ata_capacity.c hw/ata_native.c
 #include "fuzz.h"
 
 #include "hw/ethtool.h"

@@ -16,6 +16,7 @@
 // fuzz-sources: hw/drives.c hw/nics.c hw/memory.c hw/environment.c hw/ethtool.c hw/hw_util.c
 // fuzz-sources: hw/sysfs_path.c hw/pcie_sysfs_decode.c hw/ata_identify.c hw/ata_link.c
 // fuzz-sources: hw/machine_id_rule.c hw/smbios17.c report/json.c core/util.c
+// fuzz-sources: hw/ata_capacity.c hw/ata_native.c
 #include "fuzz.h"
 
 #include "hw/inventory.h"
