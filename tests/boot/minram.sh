@@ -74,7 +74,7 @@ boot() {
 	# (it would wait for ever) or GRUB going round its menu after a failure
 	stuck=0
 	while kill -0 "$QM_PID" 2>/dev/null; do
-		if tr -d '\r' <"$work/serial.log" 2>/dev/null |
+		if tr -d '\r' 2>/dev/null <"$work/serial.log" |
 			grep -aqE 'Kernel panic|Failed to boot both default and fallback|error: out of memory'; then
 			sleep 2
 			qm_kill >/dev/null 2>&1

@@ -151,6 +151,7 @@ void ps_ata_capacity_read(const char *root, const char *name, struct ps_ata_capa
 	struct source s = {.fd = -1};
 	uint8_t page[512];
 	size_t n = 0;
+	int open_err = 0;
 
 	memset(out, 0, sizeof(*out));
 	if (ps_read_all(
@@ -174,11 +175,12 @@ void ps_ata_capacity_read(const char *root, const char *name, struct ps_ata_capa
 		/* O_NONBLOCK: no waiting on removable media; the commands are SCSI, not I/O */
 		s.fd = open(ps_path(path, sizeof(path), root, "/dev/%s", name),
 			    O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		open_err = s.fd < 0 ? -errno : 0;
 	}
 	if (ps_ata_cap_id_decode(a.identify, a.identify_len, &id) == 0) {
 		a.native_cmd = ps_ata_native_max_cmd(&id);
 		if (s.fd < 0 && !s.dir) {
-			a.native_ret = a.dco_ret = -errno;
+			a.native_ret = a.dco_ret = open_err;
 		} else {
 			if (a.native_cmd != PS_ATA_RO_CMDS)
 				a.native_ret = native_max(&s, a.native_cmd, &a.native_lba);
