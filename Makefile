@@ -30,8 +30,8 @@ KDIR ?= /usr/src/linux-headers-$(KVER)
 STEP_SRCS := $(sort $(wildcard userland/steps/*.c))
 KCONFIG_ENV := srctree=$(CURDIR) KCONFIG_CONFIG=.config PYTHONPATH=$(KCONFIGLIB)
 
-$(OUT)/gen/Kconfig.steps $(OUT)/gen/steps.mk $(OUT)/gen/step_schemas.c $(OUT)/gen/report-schema.json &: \
-		$(STEP_SRCS) scripts/gather-steps.sh scripts/gather-schemas.py docs/report-schema.json
+$(OUT)/gen/Kconfig.steps $(OUT)/gen/steps.mk $(OUT)/gen/step_schemas.c &: \
+		$(STEP_SRCS) scripts/gather-steps.sh scripts/gather-schemas.py
 	@scripts/gather-steps.sh $(OUT)/gen $(STEP_SRCS)
 
 .config: | $(OUT)/gen/Kconfig.steps
@@ -72,10 +72,14 @@ CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter \
 LDLIBS += $(shell pkg-config --libs $(PKGS)) -liperf -lm
 
 # Every room of userland/ (docs/design.md) goes into the core archive but
-# the steps, which .config chooses through each step file's //kbuild: line.
-USERLAND_ROOMS := cli core report record hw engines/io engines/net engines/mem engines/stress boot
+# the steps, which .config chooses through each step file's //kbuild: line,
+# and the recorders: both register themselves by a pointer in a section, so
+# they are linked as objects (an archive member nobody calls would be dropped).
+USERLAND_ROOMS := lib decode cli core report hw engines engines/io engines/net engines/mem engines/stress boot collect
 CORE_SRCS := $(filter-out userland/cli/main.c,$(sort $(foreach r,$(USERLAND_ROOMS),$(wildcard userland/$(r)/*.c))))
 CORE_OBJS := $(CORE_SRCS:%.c=$(OUT)/obj/%.o) $(OUT)/obj/gen/step_schemas.o
+REC_SRCS := $(sort $(wildcard userland/record/*.c))
+REC_OBJS := $(REC_SRCS:%.c=$(OUT)/obj/%.o)
 STEP_OBJS := $(addprefix $(OUT)/obj/userland/steps/,$(step-y))
 MAIN_OBJ := $(OUT)/obj/userland/cli/main.o
 
@@ -99,10 +103,16 @@ $(OUT)/libprobestick.a: $(CORE_OBJS)
 	@rm -f $@
 	$(AR) rcD $@ $^
 
-# Steps register themselves by a pointer in section ps_steps; link them as
-# objects, not from the archive, so that none is dropped.
-$(OUT)/probestick: $(MAIN_OBJ) $(STEP_OBJS) $(OUT)/libprobestick.a
-	$(CC) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(STEP_OBJS) $(OUT)/libprobestick.a $(LDLIBS)
+# Steps and recorders register themselves by a pointer in sections ps_steps
+# and ps_recorders; link them as objects, not from the archive, so that none
+# is dropped.
+$(OUT)/probestick: $(MAIN_OBJ) $(STEP_OBJS) $(REC_OBJS) $(OUT)/libprobestick.a
+	$(CC) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(STEP_OBJS) $(REC_OBJS) $(OUT)/libprobestick.a $(LDLIBS)
+
+# The report's schema: docs/report-schema.json with every step's data fragment
+# and every setting, as the program's registry knows them (probestick schema).
+$(OUT)/gen/report-schema.json: $(OUT)/probestick docs/report-schema.json
+	$(OUT)/probestick schema docs/report-schema.json >$@.tmp && mv $@.tmp $@
 
 # ------------------------------------------------------------------ fuzz --
 # libFuzzer harnesses (tests/fuzz/README.md): make fuzz-build, make fuzz.
@@ -143,16 +153,16 @@ $(OUT)/probestick.img: $(OUT)/vmlinuz $(OUT)/initramfs.img $(wildcard image/*) $
 	image/build.sh $@
 
 # ----------------------------------------------------------------- goals --
-.PHONY: all userland module image mok release run test unit kunit boot soak known powercut flash bench realworld clean distclean help
-all: $(OUT)/probestick.img $(OUT)/probestick
-userland: $(OUT)/probestick
+.PHONY: all userland module image mok release run test unit kunit boot soak known powercut flash bench realworld netboot fleet-test fleet-load clean distclean help
+all: $(OUT)/probestick.img $(OUT)/probestick $(OUT)/gen/report-schema.json
+userland: $(OUT)/probestick $(OUT)/gen/report-schema.json
 module: $(OUT)/probestick.ko
 image: $(OUT)/probestick.img
 
 run: all
 	tests/boot/run-quick.sh $(OUT)/probestick.img
 
-unit: $(OUT)/libprobestick.a $(STEP_OBJS)
+unit: $(OUT)/libprobestick.a $(STEP_OBJS) $(REC_OBJS)
 	tests/run unit
 
 kunit:
@@ -163,6 +173,24 @@ boot: all
 
 test: all
 	tests/run all
+
+# The tree a DHCP/TFTP/HTTP server serves to boot a rack (scripts/netboot.sh,
+# README "A fleet"); NETBOOT_CFG= and NETBOOT_CA= put a site's probestick.cfg
+# and its collector's CA into it (site.img).
+netboot: $(OUT)/vmlinuz $(OUT)/initramfs.img $(OUT)/probestick
+	NETBOOT_CFG="$(NETBOOT_CFG)" NETBOOT_CA="$(NETBOOT_CA)" NETBOOT_APPEND="$(NETBOOT_APPEND)" \
+		scripts/netboot.sh $(OUT)/netboot
+
+# After make test (.ci/run): two machines boot the netboot tree over the
+# network in a namespace of the test's own and report to nginx and rsyslog
+# there (tests/fleet/run).
+fleet-test: all netboot
+	tests/fleet/run
+
+# Not a test: the collector's load with FLEET_N (20) machines sending at once.
+FLEET_N ?= 20
+fleet-load: $(OUT)/probestick
+	tests/fleet/load.sh $(FLEET_N)
 
 # Not part of make test: the quick plan booted SOAK_N times (30), counting
 # hangs and failures (tests/boot/soak.sh).
@@ -197,7 +225,8 @@ $(OUT)/probestick.img.xz: $(OUT)/probestick.img
 	cd $(OUT) && sha256sum probestick.img.xz >probestick.img.xz.sha256
 	@echo "release: $@ ($$(stat -c %s $@) bytes), $@.sha256"
 
-# Not a test: the probes' overhead in a QEMU guest (tests/bench/run.sh).
+# Not a test: probestick against the reference tools, in a QEMU guest and natively
+# (tests/bench/run.sh; README.md, Benchmarks).
 bench: $(OUT)/vmlinuz $(OUT)/initramfs.img $(OUT)/probestick.ko
 	tests/bench/run.sh
 
@@ -221,12 +250,17 @@ help:
 	@echo 'make known     the known-issue reproducers (tests/known/; not in make test)'
 	@echo 'make powercut  the power cut POWERCUT_N=20 times at random moments of the plan'
 	@echo 'make defconfig|menuconfig|olddefconfig|savedefconfig'
+	@echo 'make netboot   out/netboot: the tree a DHCP/TFTP/HTTP server serves (NETBOOT_CFG=,'
+	@echo '               NETBOOT_CA=: a site probestick.cfg and the collector'"'"'s CA)'
+	@echo 'make fleet-test  two machines boot the netboot tree and report to a collector'
+	@echo 'make fleet-load  the collector'"'"'s load with FLEET_N=20 machines sending at once'
 	@echo 'make flash DEV=/dev/sdX   write the image to a real stick (asks first), grow'
 	@echo '               its FAT partition to the whole stick'
 	@echo 'make release   out/probestick.img.xz and its .sha256: the file users download'
 	@echo 'make mok       sign probestick.ko with your own key (made once, outside the'
 	@echo '               clone) and put its certificate on the stick, for Secure Boot'
-	@echo 'make bench     probes off/on IOPS ratio and cost per event, in QEMU; our engine'
-	@echo '               against fio in QEMU and natively on a loop device (not a test)'
+	@echo 'make bench     probestick against fio, likwid-bench and iperf3, and the probes'
+	@echo '               on/off, in QEMU and natively, each judged above/below/undecided'
+	@echo '               on alternating pairs; the probes cost per event (not a test)'
 	@echo 'make fuzz      every libFuzzer harness for FUZZ_S seconds (600), one at a time;'
 	@echo '               FUZZ="report config" for some of them'

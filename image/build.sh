@@ -99,24 +99,13 @@ fill image/probestick.cfg >"$work/probestick.cfg"
 } >"$work/menu.txt"
 
 # UEFI: Debian's signed chain, taken from the packages make deps downloaded.
-efi=$work/efi
-mkdir -p "$efi"
-boot_chain=()
-for pkg in shim-signed shim-helpers-amd64-signed grub-efi-amd64-signed; do
-	deb=$PS_CACHE/debs/$pkg.deb
-	[ -s "$deb" ] || die "$deb is missing (make deps downloads Debian's signed boot chain)"
-	dpkg-deb -x "$deb" "$efi/$pkg"
-	boot_chain+=("$pkg=$(dpkg-deb -f "$deb" Version)")
-done
-cp "$efi/shim-signed/usr/lib/shim/shimx64.efi.signed" "$work/BOOTX64.EFI"
-cp "$efi/shim-helpers-amd64-signed/usr/lib/shim/mmx64.efi.signed" "$work/mmx64.efi"
-cp "$efi/grub-efi-amd64-signed/usr/lib/grub/x86_64-efi-signed/grubx64.efi.signed" "$work/grubx64.efi"
 # shim's fallback (fbx64.efi) stays out: beside BOOTX64.EFI it would take over
 # and write boot entries into the machine's firmware.
-for f in BOOTX64.EFI mmx64.efi grubx64.efi; do
-	sbverify --list "$work/$f" 2>/dev/null | grep -q '^signature 1' ||
-		die "$f from Debian's packages has no signature (sbsigntool's sbverify)"
-done
+efi=$work/efi
+scripts/signed-chain.sh "$PS_CACHE" "$efi" || die "Debian's signed boot chain is not there"
+mapfile -t boot_chain <"$efi/versions"
+cp "$efi/shimx64.efi" "$work/BOOTX64.EFI"
+cp "$efi/mmx64.efi" "$efi/grubx64.efi" "$work/"
 mok=$PS_MOK_DIR/probestick-mok.der
 [ -s "$mok" ] || mok=
 # memtest86+ (Debian's package, installed by make deps): the BIOS build for
@@ -141,6 +130,13 @@ while read -r lib path; do
 	cp -L "$path" "$work/stress-ng/lib/$lib" || die "cannot copy $path (stress-ng's $lib)"
 done < <(ldd "$stress" | awk '$2 == "=>" && $3 ~ /^\// { print $1, $3 }')
 stress_version=$(dpkg-query -W -f='${Version}' stress-ng 2>/dev/null || echo unknown)
+# Debian's libcurl and its libraries, /tools/collect/lib on the stick: what
+# the collector's sender loads when probestick.cfg sets collect= (a stick
+# boot without one never loads them; netboot carries them as collect.img).
+scripts/collect-libs.sh "$OUT/probestick" "$work/collect/lib"
+collect_bytes=$(du -cb "$work/collect" | tail -n 1 | cut -f1)
+collect_files=$(find "$work/collect" -type f | wc -l)
+curl_version=$(dpkg-query -W -f='${Version}' libcurl4 2>/dev/null || echo unknown)
 stress_bytes=$(du -cb "$work/stress-ng" | tail -n 1 | cut -f1)
 stress_files=$(find "$work/stress-ng" -type f | wc -l)
 
@@ -192,6 +188,9 @@ manifest = {
     # Debian's stress-ng and its libraries, /tools/stress-ng (the burnin step).
     "stress_ng": {"package": "stress-ng", "version": "$stress_version", "dir": "tools/stress-ng",
                   "files": $stress_files, "bytes": $stress_bytes},
+    # Debian's libcurl and its libraries, /tools/collect/lib (loaded only with collect=).
+    "collect_libs": {"package": "libcurl4", "version": "$curl_version", "dir": "tools/collect/lib",
+                     "files": $collect_files, "bytes": $collect_bytes},
     # Debian's signed UEFI chain: which package and version each file is.
     "uefi_chain": {
         "EFI/BOOT/BOOTX64.EFI": {"package": "shim-signed", "version": chain["shim-signed"], "file": "shimx64.efi.signed"},
@@ -209,7 +208,7 @@ with open(sys.argv[1], "w") as f:
 PY
 
 # Size: what goes on the stick, plus room for reports, in 64 MiB steps.
-content=$(du -cb "$vmlinuz" "$initrd" "$work"/{BOOTX64.EFI,grubx64.efi,mmx64.efi} "$syslinux_mods/ldlinux.c32" "${syslinux_ui[@]}" "$memtest_bin" "$memtest_efi" "$work/stress-ng" | tail -n 1 | cut -f1)
+content=$(du -cb "$vmlinuz" "$initrd" "$work"/{BOOTX64.EFI,grubx64.efi,mmx64.efi} "$syslinux_mods/ldlinux.c32" "${syslinux_ui[@]}" "$memtest_bin" "$memtest_efi" "$work/stress-ng" "$work/collect" | tail -n 1 | cut -f1)
 content_mb=$(((content + (1 << 20) - 1) >> 20))
 if [ -n "${PS_IMAGE_MB:-}" ]; then
 	image_mb=$PS_IMAGE_MB
@@ -244,7 +243,7 @@ mcopy -i "$fat" "$vmlinuz" ::/vmlinuz
 mcopy -i "$fat" "$initrd" ::/initrd.img
 mcopy -i "$fat" "$work/probestick.cfg" "$work/manifest.json" ::/
 mcopy -i "$fat" "$memtest_bin" "$memtest_efi" ::/
-mcopy -s -i "$fat" "$work/stress-ng" ::/tools/
+mcopy -s -i "$fat" "$work/stress-ng" "$work/collect" ::/tools/
 /usr/bin/python3 image/fat-settime.py "$fat" 0 "$SOURCE_DATE_EPOCH"
 # Clean means fsck.fat says nothing at all: it exits 0 on a boot sector that
 # differs from its backup, but says so.

@@ -134,7 +134,7 @@ void probestick_pcie_link_decode(struct probestick_pcie_link *link,
 	link->flags &= ~(PROBESTICK_LINK_HAS_LINK | PROBESTICK_LINK_HAS_UP |
 			 PROBESTICK_LINK_TRAINING | PROBESTICK_LINK_DOWNGRADED |
 			 PROBESTICK_LINK_PARTNER | PROBESTICK_LINK_PARTNER_BELOW |
-			 PROBESTICK_LINK_PRESENT_BELOW);
+			 PROBESTICK_LINK_PRESENT_BELOW | PROBESTICK_LINK_MANAGED);
 	link->flags |= PROBESTICK_LINK_IS_PCIE;
 	link->port_type = probestick_pcie_port_type(exp_flags);
 	link->lnkcap = lnkcap;
@@ -176,7 +176,7 @@ void probestick_pcie_link_judge(struct probestick_pcie_link *link)
 	struct ps_pcie_link_ends e;
 
 	probestick_pcie_link_ends(link, &e);
-	link->verdict = ps_pcie_link_verdict(&e);
+	link->verdict = ps_pcie_verdict(&e);
 	link->lost_kbps = link->verdict == PS_PCIE_VERDICT_DEGRADED ?
 				  ps_pcie_lost_kbps(&e) : 0;
 	if (link->verdict == PS_PCIE_VERDICT_DEGRADED)
@@ -232,7 +232,9 @@ void probestick_pcie_link_set_below(struct probestick_pcie_link *link,
 /*
  * The other end of the link: the upstream port (HAS_UP) of an upstream-
  * facing function, or the function below a port (PRESENT_BELOW, PARTNER
- * when it has a link). A port with nothing below faces an empty slot.
+ * when it has a link). A port with nothing below faces an empty slot. The
+ * downstream port's Target Link Speed and Autonomous Bandwidth Status are
+ * its own registers for a port, the port above's (UP_REGS) for a function.
  */
 void probestick_pcie_link_ends(const struct probestick_pcie_link *link,
 			       struct ps_pcie_link_ends *e)
@@ -244,6 +246,11 @@ void probestick_pcie_link_ends(const struct probestick_pcie_link *link,
 	e->training = link->flags & PROBESTICK_LINK_TRAINING;
 	e->link_inactive = (link->lnkcap & PCI_EXP_LNKCAP_DLLLARC) &&
 			   !(link->lnksta & PCI_EXP_LNKSTA_DLLLA);
+	e->link_active = (link->lnkcap & PCI_EXP_LNKCAP_DLLLARC) &&
+			 (link->lnksta & PCI_EXP_LNKSTA_DLLLA);
+	e->faces_down = link->port_type == PCI_EXP_TYPE_ROOT_PORT ||
+			link->port_type == PCI_EXP_TYPE_DOWNSTREAM ||
+			link->port_type == PCI_EXP_TYPE_PCIE_BRIDGE;
 	e->partner_present = link->flags & (PROBESTICK_LINK_HAS_UP |
 					    PROBESTICK_LINK_PRESENT_BELOW);
 	e->cap_speed = link->cap_speed;
@@ -252,16 +259,28 @@ void probestick_pcie_link_ends(const struct probestick_pcie_link *link,
 	e->partner_width = !partner ? 0 : up ? link->up_cap_width : link->partner_cap_width;
 	e->sta_speed = link->sta_speed;
 	e->sta_width = link->sta_width;
+	e->target_speed = 0;
+	e->labs = false;
+	if (!up) {
+		e->target_speed = probestick_pcie_speed_decode(FIELD_GET(PCI_EXP_LNKCTL2_TLS,
+									 link->lnkctl2));
+		e->labs = link->lnksta & PCI_EXP_LNKSTA_LABS;
+	} else if (link->flags & PROBESTICK_LINK_UP_REGS) {
+		e->target_speed = probestick_pcie_speed_decode(FIELD_GET(PCI_EXP_LNKCTL2_TLS,
+									 link->up_lnkctl2));
+		e->labs = link->up_lnksta & PCI_EXP_LNKSTA_LABS;
+	}
+	e->managed = link->flags & PROBESTICK_LINK_MANAGED;
 }
 
-/* The verdict of the whole link (pcie_verdict.h), from this end's entry. */
+/* The verdict of this end of the link (pcie_verdict.h), from its entry. */
 enum ps_pcie_verdict
 probestick_pcie_link_verdict(const struct probestick_pcie_link *link)
 {
 	struct ps_pcie_link_ends e;
 
 	probestick_pcie_link_ends(link, &e);
-	return ps_pcie_link_verdict(&e);
+	return ps_pcie_verdict(&e);
 }
 
 /* Degraded in the sense of pcie_verdict.h: below what both ends support. */

@@ -537,7 +537,7 @@ static void lane_kbps_each_generation(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ps_pcie_link_kbps(3, 33), 0U);
 }
 
-enum { V_NONE, V_OK, V_LIMITED, V_DEGRADED, V_DOWN };
+enum { V_NONE, V_OK, V_LIMITED, V_DEGRADED, V_DOWN, V_IDLE };
 
 struct verdict_case {
 	bool has_link, training, partner_present;
@@ -550,7 +550,8 @@ struct verdict_case {
 
 static void verdict_case_desc(const struct verdict_case *c, char *desc)
 {
-	static const char *const names[] = { "none", "ok", "limited", "degraded", "down" };
+	static const char *const names[] = { "none", "ok", "limited", "degraded", "down",
+					      "idle" };
 
 	snprintf(desc, KUNIT_PARAM_DESC_SIZE,
 		 "own %d/x%d partner %d/x%d trained %d/x%d%s%s%s%s: %s, lost %u",
@@ -787,14 +788,15 @@ static struct kunit_suite probestick_pcie_verdict_suite = {
 /* ----------------------------------------- the link from both its ends -- */
 
 /*
- * The link verdict is the same whichever end's registers are read: a port
- * and the function below see one link. Own capability (g, w), the other
- * end's (pg, pw), trained at (tg, tw); then the same from the other end.
+ * Each end of a link has its own verdict: a port and the function below
+ * see one link, each against its own capability. Own capability (g, w),
+ * the other end's (pg, pw), trained at (tg, tw): the verdict of that end
+ * (va) and of the other end (vb); the bandwidth lost is the link's.
  */
 struct link_verdict_case {
 	const char *name;
 	int g, w, pg, pw, tg, tw;
-	int verdict;
+	int va, vb;
 };
 
 static void link_verdict_case_desc(const struct link_verdict_case *c, char *desc)
@@ -803,27 +805,31 @@ static void link_verdict_case_desc(const struct link_verdict_case *c, char *desc
 }
 
 static const struct link_verdict_case link_verdict_cases[] = {
-	/* seed 000's setup: a Gen1 x1 device behind a Gen3 x4 port, not a fault */
-	{ "Gen1 x1 device behind Gen3 x4 port", 1, 1, 3, 4, 1, 1, V_LIMITED },
-	{ "QEMU e1000e behind pcie-root-port x-speed=8,x-width=4", 1, 1, 3, 4, 1, 1, V_LIMITED },
-	{ "QEMU e1000e behind pcie-root-port 16 GT/s x32", 1, 1, 4, 32, 1, 1, V_LIMITED },
-	{ "QEMU e1000e behind pcie-root-port 2.5 GT/s x1", 1, 1, 1, 1, 1, 1, V_OK },
-	{ "Gen4 x4 NVMe in a Gen3 x4 slot at Gen3 x4", 4, 4, 3, 4, 3, 4, V_LIMITED },
-	{ "x16 GPU in an x4-wired slot at x4", 3, 16, 3, 4, 3, 4, V_LIMITED },
-	{ "alike ends at their best", 3, 16, 3, 16, 3, 16, V_OK },
-	{ "Gen5 both ends at Gen5 x16", 5, 16, 5, 16, 5, 16, V_OK },
-	{ "Gen6 x32 both ends at Gen6 x32", 6, 32, 6, 32, 6, 32, V_OK },
-	{ "taped GPU: Gen3 x16 both ends, trained Gen1 x16", 3, 16, 3, 16, 1, 16, V_DEGRADED },
-	{ "taped GPU: Gen2 x16 both ends, trained Gen2 x1", 2, 16, 2, 16, 2, 1, V_DEGRADED },
-	{ "Gen4 x4 NVMe on a Gen4 port at Gen3 x4", 4, 4, 4, 4, 3, 4, V_DEGRADED },
-	{ "Gen5 x16 device in Gen4 x8 slot at Gen3 x8", 5, 16, 4, 8, 3, 8, V_DEGRADED },
-	{ "Gen6 x8 both, at Gen6 x4", 6, 8, 6, 8, 6, 4, V_DEGRADED },
-	{ "x12 both, trained x8", 2, 12, 2, 12, 2, 8, V_DEGRADED },
+	/* seed 000's setup: the device at its best is ok, the port limited by it */
+	{ "Gen1 x1 device behind Gen3 x4 port", 1, 1, 3, 4, 1, 1, V_OK, V_LIMITED },
+	{ "QEMU e1000e behind pcie-root-port x-speed=8,x-width=4", 1, 1, 3, 4, 1, 1,
+	  V_OK, V_LIMITED },
+	{ "QEMU e1000e behind pcie-root-port 16 GT/s x32", 1, 1, 4, 32, 1, 1, V_OK, V_LIMITED },
+	{ "QEMU e1000e behind pcie-root-port 2.5 GT/s x1", 1, 1, 1, 1, 1, 1, V_OK, V_OK },
+	{ "Gen4 x4 NVMe in a Gen3 x4 slot at Gen3 x4", 4, 4, 3, 4, 3, 4, V_LIMITED, V_OK },
+	{ "x16 GPU in an x4-wired slot at x4", 3, 16, 3, 4, 3, 4, V_LIMITED, V_OK },
+	{ "alike ends at their best", 3, 16, 3, 16, 3, 16, V_OK, V_OK },
+	{ "Gen5 both ends at Gen5 x16", 5, 16, 5, 16, 5, 16, V_OK, V_OK },
+	{ "Gen6 x32 both ends at Gen6 x32", 6, 32, 6, 32, 6, 32, V_OK, V_OK },
+	{ "Gen3 x16 both ends, trained Gen1 x16, nothing explains it", 3, 16, 3, 16, 1, 16,
+	  V_DEGRADED, V_DEGRADED },
+	{ "taped GPU: Gen2 x16 both ends, trained Gen2 x1", 2, 16, 2, 16, 2, 1,
+	  V_DEGRADED, V_DEGRADED },
+	{ "Gen4 x4 NVMe on a Gen4 port at Gen3 x4", 4, 4, 4, 4, 3, 4, V_DEGRADED, V_DEGRADED },
+	{ "Gen5 x16 device in Gen4 x8 slot at Gen3 x8", 5, 16, 4, 8, 3, 8,
+	  V_DEGRADED, V_DEGRADED },
+	{ "Gen6 x8 both, at Gen6 x4", 6, 8, 6, 8, 6, 4, V_DEGRADED, V_DEGRADED },
+	{ "x12 both, trained x8", 2, 12, 2, 12, 2, 8, V_DEGRADED, V_DEGRADED },
 };
 
 KUNIT_ARRAY_PARAM(link_verdict, link_verdict_cases, link_verdict_case_desc);
 
-static void link_verdict_same_from_both_ends(struct kunit *test)
+static void link_verdict_each_end(struct kunit *test)
 {
 	const struct link_verdict_case *c = test->param_value;
 	struct ps_pcie_link_ends a = {
@@ -838,12 +844,130 @@ static void link_verdict_same_from_both_ends(struct kunit *test)
 	b.cap_width = c->pw;
 	b.partner_speed = c->g;
 	b.partner_width = c->w;
-	KUNIT_EXPECT_EQ(test, (int)ps_pcie_link_verdict(&a), c->verdict);
-	KUNIT_EXPECT_EQ(test, (int)ps_pcie_link_verdict(&b), c->verdict);
+	KUNIT_EXPECT_EQ(test, (int)ps_pcie_verdict(&a), c->va);
+	KUNIT_EXPECT_EQ(test, (int)ps_pcie_verdict(&b), c->vb);
 	KUNIT_EXPECT_EQ(test, ps_pcie_lost_kbps(&a), ps_pcie_lost_kbps(&b));
 }
 
-/* Without the other end the link verdict is the one end's own. */
+/*
+ * Links from real machines (tests/realworld/pci/corpus, lspci -vvnn of
+ * linuxhw/LsPCI, CC BY 4.0), their registers as lspci decoded them: the
+ * downstream port's LnkCap, LnkSta and LnkCtl2, the function below's
+ * LnkCap and LnkSta. The port and the function below are each judged as
+ * the module judges them: the port with the function below, the function
+ * with the port above and its LnkSta/LnkCtl2 (UP_REGS).
+ */
+struct corpus_link_case {
+	const char *name;
+	u8 port_type;		/* PCI_EXP_TYPE_ROOT_PORT or _DOWNSTREAM */
+	u32 lnkcap;
+	u16 lnksta, lnkctl2;
+	u8 below_type;		/* PCI_EXP_TYPE_ENDPOINT, _LEG_END, _UPSTREAM */
+	u32 below_lnkcap;
+	u16 below_lnksta;
+	bool display;		/* the function below is a display controller */
+	int v_port, v_below;
+	u32 lost_kbps;
+};
+
+static void corpus_link_case_desc(const struct corpus_link_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+static const struct corpus_link_case corpus_link_cases[] = {
+	/* a graphics card idles at 2.5 GT/s x16, the port sets LABS: idle both ends */
+	{ "hp-z440 00:02.0 GTX 1050 2.5GT/s x16 of 8GT/s, ABWMgmt+",
+	  PCI_EXP_TYPE_ROOT_PORT, 0x03780103, 0xf101, 0x0003,
+	  PCI_EXP_TYPE_LEG_END, 0x00440d03, 0x1101, true, V_IDLE, V_IDLE, 0 },
+	/* the same registers with LABS clear: the display class still explains it */
+	{ "hp-z440 00:02.0 GTX 1050, LABS clear",
+	  PCI_EXP_TYPE_ROOT_PORT, 0x03780103, 0x3101, 0x0003,
+	  PCI_EXP_TYPE_LEG_END, 0x00440d03, 0x1101, true, V_IDLE, V_IDLE, 0 },
+	/* the same link with a storage controller below, nothing explains 2.5 GT/s */
+	{ "hp-z440 00:02.0 registers, no display, no LABS: degraded",
+	  PCI_EXP_TYPE_ROOT_PORT, 0x03780103, 0x3101, 0x0003,
+	  PCI_EXP_TYPE_ENDPOINT, 0x00440d03, 0x1101, false, V_DEGRADED, V_DEGRADED,
+	  (L3 - L1) * 16 },
+	/* an idle card on 8 of its 16 lanes: the width is a fault, only it counts */
+	{ "hp-z440 00:02.0 GTX 1050 trained 2.5GT/s x8: degraded, 8 lanes lost",
+	  PCI_EXP_TYPE_ROOT_PORT, 0x03780103, 0xf081, 0x0003,
+	  PCI_EXP_TYPE_LEG_END, 0x00440d03, 0x1081, true, V_DEGRADED, V_DEGRADED,
+	  L3 * 8 },
+	/* RTL8168 Gen1 x1 on a Gen2 x1 chipset port: the port limited, the NIC ok */
+	{ "hp-z440 00:1c.1 Gen2 x1 port, RTL8168 at 2.5GT/s x1",
+	  PCI_EXP_TYPE_ROOT_PORT, 0x02300012, 0x7011, 0x0002,
+	  PCI_EXP_TYPE_ENDPOINT, 0x00040c11, 0x1011, false, V_LIMITED, V_OK, 0 },
+	/* Gen3 x16 root port to an x8 switch, ABWMgmt+: the switch is the weaker end */
+	{ "dell-r210ii 00:01.0 x16 port, ASM2824 x8 upstream port",
+	  PCI_EXP_TYPE_ROOT_PORT, 0x02600d03, 0xd083, 0x0003,
+	  PCI_EXP_TYPE_UPSTREAM, 0x00440883, 0x1083, false, V_LIMITED, V_OK, 0 },
+	/* Gen4 x4 NVMe behind a Gen3 switch port: the drive limited, the port ok */
+	{ "dell-r210ii 02:04.0 Gen3 x4 switch port, Gen4 x4 NVMe at 8GT/s",
+	  PCI_EXP_TYPE_DOWNSTREAM, 0x047c0843, 0x7043, 0x0023,
+	  PCI_EXP_TYPE_ENDPOINT, 0x00400844, 0x1043, false, V_OK, V_LIMITED, 0 },
+	/* AQC107 x2 NIC on an x4 switch port */
+	{ "dell-r210ii 02:00.0 Gen3 x4 switch port, AQC107 x2",
+	  PCI_EXP_TYPE_DOWNSTREAM, 0x007c0843, 0x7023, 0x0023,
+	  PCI_EXP_TYPE_ENDPOINT, 0x00440023, 0x1023, false, V_LIMITED, V_OK, 0 },
+	/* Gen4 x16 card on a Gen3 x8 port, at 8GT/s x8 */
+	{ "lenovo-legion5 00:01.1 Gen3 x8 port, RTX 3050 Ti Gen4 x16 at 8GT/s x8",
+	  PCI_EXP_TYPE_ROOT_PORT, 0x01700083, 0x7083, 0x0003,
+	  PCI_EXP_TYPE_LEG_END, 0x00440d04, 0x1083, true, V_OK, V_LIMITED, 0 },
+	/* a Target Link Speed of 5 GT/s on a Gen3 port: limited, not degraded */
+	{ "dell-r210ii 02:04.0 registers, LnkCtl2 target 5GT/s, NVMe at 5GT/s",
+	  PCI_EXP_TYPE_DOWNSTREAM, 0x047c0843, 0x7042, 0x0022,
+	  PCI_EXP_TYPE_ENDPOINT, 0x00400844, 0x1042, false, V_LIMITED, V_LIMITED, 0 },
+	/* the port's Target Link Speed holds a Gen2 x8 RAID card at 2.5GT/s */
+	{ "hp-dl180g6 00:03.0 Gen2 x16 port, target 2.5GT/s, P410 Gen2 x8 at 2.5GT/s x8",
+	  PCI_EXP_TYPE_ROOT_PORT, 0x00380d02, 0x7081, 0x0001,
+	  PCI_EXP_TYPE_ENDPOINT, 0x00000482, 0x1081, false, V_LIMITED, V_LIMITED, 0 },
+	/* an x4 graphics card idle in an x16 slot: x4 is full width */
+	{ "fujitsu-tx140s1p 00:01.0 Gen3 x16 port, GT 1030 Gen3 x4 at 2.5GT/s x4",
+	  PCI_EXP_TYPE_ROOT_PORT, 0x02600d03, 0xd041, 0x0003,
+	  PCI_EXP_TYPE_LEG_END, 0x00440c43, 0x1041, true, V_IDLE, V_IDLE, 0 },
+	/* an x8 RAID card in an x4 port: the card limited, the port ok */
+	{ "hp-dl360g7 00:01.0 Gen2 x4 port, P410i Gen2 x8 at 5GT/s x4",
+	  PCI_EXP_TYPE_ROOT_PORT, 0x00380c42, 0x3042, 0x0002,
+	  PCI_EXP_TYPE_ENDPOINT, 0x00000082, 0x1042, false, V_OK, V_LIMITED, 0 },
+	/* the same card with a lane lost: x2 of the common x4 is a fault */
+	{ "hp-dl360g7 00:01.0 registers, P410i at 5GT/s x2",
+	  PCI_EXP_TYPE_ROOT_PORT, 0x00380c42, 0x3022, 0x0002,
+	  PCI_EXP_TYPE_ENDPOINT, 0x00000082, 0x1022, false, V_DEGRADED, V_DEGRADED,
+	  L2 * 2 },
+};
+
+KUNIT_ARRAY_PARAM(corpus_link, corpus_link_cases, corpus_link_case_desc);
+
+static void corpus_link_both_ends(struct kunit *test)
+{
+	const struct corpus_link_case *c = test->param_value;
+	struct probestick_pcie_link port = {}, below = {};
+
+	probestick_pcie_link_decode(&port, EXP_FLAGS(c->port_type) | EXP_FLAGS_SLOT,
+				    c->lnkcap, c->lnksta, 0);
+	port.lnkctl2 = c->lnkctl2;
+	if (c->display)
+		port.flags |= PROBESTICK_LINK_MANAGED;
+	probestick_pcie_link_set_below(&port, true, c->below_lnkcap);
+	KUNIT_EXPECT_EQ(test, (int)port.verdict, c->v_port);
+	KUNIT_EXPECT_EQ(test, port.lost_kbps, c->lost_kbps);
+
+	probestick_pcie_link_decode(&below, EXP_FLAGS(c->below_type), c->below_lnkcap,
+				    c->below_lnksta, 0);
+	below.up_lnksta = c->lnksta;
+	below.up_lnkctl2 = c->lnkctl2;
+	below.flags |= PROBESTICK_LINK_UP_REGS;
+	if (c->display)
+		below.flags |= PROBESTICK_LINK_MANAGED;
+	probestick_pcie_link_set_upstream(&below, c->lnkcap);
+	KUNIT_EXPECT_EQ(test, (int)below.verdict, c->v_below);
+	KUNIT_EXPECT_EQ(test, below.lost_kbps, c->lost_kbps);
+	KUNIT_EXPECT_EQ(test, probestick_pcie_link_downgraded(&below),
+			c->v_below == V_DEGRADED);
+}
+
+/* Without the other end the verdict is the one end's own. */
 static void link_verdict_no_partner_own_view(struct kunit *test)
 {
 	struct ps_pcie_link_ends e = {
@@ -851,11 +975,25 @@ static void link_verdict_no_partner_own_view(struct kunit *test)
 		.sta_speed = 1, .sta_width = 1,
 	};
 
-	KUNIT_EXPECT_EQ(test, (int)ps_pcie_link_verdict(&e), V_OK);
+	KUNIT_EXPECT_EQ(test, (int)ps_pcie_verdict(&e), V_OK);
 	e.sta_width = 0;
-	KUNIT_EXPECT_EQ(test, (int)ps_pcie_link_verdict(&e), V_NONE);
+	KUNIT_EXPECT_EQ(test, (int)ps_pcie_verdict(&e), V_NONE);
 	e.partner_present = true;	/* a device below, link down */
-	KUNIT_EXPECT_EQ(test, (int)ps_pcie_link_verdict(&e), V_DOWN);
+	KUNIT_EXPECT_EQ(test, (int)ps_pcie_verdict(&e), V_DOWN);
+	/*
+	 * A Thunderbolt 3 bridge's downstream port with nothing below (Dell
+	 * Precision 3520 of the corpus, 05:00.0): LnkSta 2.5GT/s x4, its own
+	 * capability, no DLActive reporting. An empty slot, not an ok link.
+	 */
+	e.faces_down = true;
+	e.partner_present = false;
+	e.cap_width = 4;
+	e.sta_width = 4;
+	KUNIT_EXPECT_EQ(test, (int)ps_pcie_verdict(&e), V_NONE);
+	e.partner_present = true;	/* the NHI below, at 2.5GT/s x4 */
+	e.partner_speed = 1;
+	e.partner_width = 4;
+	KUNIT_EXPECT_EQ(test, (int)ps_pcie_verdict(&e), V_OK);
 }
 
 /*
@@ -982,7 +1120,8 @@ static void fields_decode_real_registers(struct kunit *test)
 }
 
 static struct kunit_case probestick_pcie_link_ends_cases[] = {
-	KUNIT_CASE_PARAM(link_verdict_same_from_both_ends, link_verdict_gen_params),
+	KUNIT_CASE_PARAM(corpus_link_both_ends, corpus_link_gen_params),
+	KUNIT_CASE_PARAM(link_verdict_each_end, link_verdict_gen_params),
 	KUNIT_CASE(link_verdict_no_partner_own_view),
 	KUNIT_CASE(link_set_below_port_limited),
 	KUNIT_CASE(link_port_empty_slot_none),

@@ -49,6 +49,26 @@ static void probestick_pcie_read_own(struct pci_dev *dev,
 	probestick_pcie_link_judge(link);
 }
 
+/*
+ * A graphics card scales its link speed with its load (2.5 or 5 GT/s at
+ * idle): a display controller, or function 0 of the same device is one
+ * (the card's audio function shares its link).
+ */
+static bool probestick_pcie_display(struct pci_dev *dev)
+{
+	struct pci_dev *fn0;
+	bool display;
+
+	if ((dev->class >> 16) == PCI_BASE_CLASS_DISPLAY)
+		return true;
+	if (PCI_FUNC(dev->devfn) == 0)
+		return false;
+	fn0 = pci_get_slot(dev->bus, PCI_DEVFN(PCI_SLOT(dev->devfn), 0));
+	display = fn0 && (fn0->class >> 16) == PCI_BASE_CLASS_DISPLAY;
+	pci_dev_put(fn0);
+	return display;
+}
+
 /* The raw link registers of the port above, whatever its type. */
 static void probestick_pcie_read_above(struct pci_dev *dev,
 				       struct probestick_pcie_link *link)
@@ -92,6 +112,8 @@ static void probestick_pcie_read_below(struct pci_dev *dev,
 	below = pci_get_slot(dev->subordinate, PCI_DEVFN(0, 0));
 	if (!below)
 		return;
+	if (probestick_pcie_display(below))
+		link->flags |= PROBESTICK_LINK_MANAGED;
 	if (pci_is_pcie(below) &&
 	    probestick_pcie_is_link_partner(pci_pcie_type(below), link->port_type) &&
 	    !pcie_capability_read_dword(below, PCI_EXP_LNKCAP, &lnkcap))
@@ -112,6 +134,8 @@ static void probestick_pcie_read_upstream(struct pci_dev *dev,
 	if (!probestick_pcie_is_link_partner(link->port_type,
 					     pci_pcie_type(up)))
 		return;
+	if (probestick_pcie_display(dev))
+		link->flags |= PROBESTICK_LINK_MANAGED;
 	if (pcie_capability_read_dword(up, PCI_EXP_LNKCAP, &up_lnkcap)) {
 		pci_info_ratelimited(up, "probestick: LnkCap unreadable, link of %s not judged\n",
 				     pci_name(dev));

@@ -160,16 +160,13 @@ static inline int ps_smbios17_parse(const uint8_t *raw, size_t len, struct probe
 		out->flags = PROBESTICK_DIMM_SIZE_KNOWN;	/* no device installed */
 	} else if (size == 0xffff) {
 		out->flags = PROBESTICK_DIMM_POPULATED;	/* installed, size unknown */
-	} else if (size == 0x7fff) {
-		out->flags = PROBESTICK_DIMM_POPULATED;
-		if (hdr >= PS_T17_EXT_SIZE + 4) {
-			/* Extended Size: MiB in bits 30:0 */
-			out->size_bytes = (uint64_t)(ps_t17_le32(raw + PS_T17_EXT_SIZE) &
-						     0x7fffffff) << 20;
-			out->flags |= PROBESTICK_DIMM_SIZE_KNOWN;
-		}
+	} else if (size == 0x7fff && hdr >= PS_T17_EXT_SIZE + 4) {
+		/* 2.7: Extended Size, MiB in bits 30:0 */
+		out->size_bytes = (uint64_t)(ps_t17_le32(raw + PS_T17_EXT_SIZE) &
+					     0x7fffffff) << 20;
+		out->flags = PROBESTICK_DIMM_POPULATED | PROBESTICK_DIMM_SIZE_KNOWN;
 	} else {
-		/* bit 15 set: the value counts KiB, else MiB */
+		/* bit 15 set: the value counts KiB, else MiB (0x7fff before 2.7 too) */
 		out->size_bytes = (size & 0x8000) ? (uint64_t)(size & 0x7fff) << 10 :
 						    (uint64_t)size << 20;
 		out->flags = PROBESTICK_DIMM_POPULATED | PROBESTICK_DIMM_SIZE_KNOWN;

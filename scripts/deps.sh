@@ -50,6 +50,14 @@ packages=(
 	likwid stress-ng
 	# image/build.sh: memtest86+ (BIOS .bin and UEFI .efi in /boot) on the stick's boot menus
 	memtest86+
+	# the collector's sender (userland/collect/): libcurl's headers to build, Debian's libcurl
+	# and its libraries into the netboot tree's collect.img and the stick's tools/collect
+	libcurl4-openssl-dev libcurl4
+	# make netboot: pxelinux for BIOS PXE, iPXE (ipxe.efi, undionly.kpxe); the signed shim
+	# and GRUB netboot image come from the debs below
+	pxelinux ipxe
+	# make fleet-test: DHCP/TFTP, the collector (WebDAV) and the syslog receiver (RFC 5425)
+	dnsmasq-base nginx rsyslog rsyslog-gnutls
 )
 
 # Debian's firmware for the NICs and HBAs of the driver families lives in the
@@ -89,7 +97,18 @@ if [ ${#missing[@]} -gt 0 ]; then
 	fi
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update -qq
+	# nginx, rsyslog (and dnsmasq's package, were it the full one) start their service
+	# when installed: the fleet test runs its own in a namespace of its own, so nothing
+	# of theirs is started on this machine's interfaces (policy-rc.d: "101, not now").
+	policy=/usr/sbin/policy-rc.d own_policy=
+	if [ ! -e "$policy" ]; then
+		printf '#!/bin/sh\n# scripts/deps.sh: no service starts while it installs\nexit 101\n' >"$policy"
+		chmod 755 "$policy"
+		own_policy=1
+		trap 'rm -f "$policy"' EXIT
+	fi
 	apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+	[ -z "$own_policy" ] || { rm -f "$policy"; trap - EXIT; }
 fi
 
 # The image kernel is exactly the version of the headers the module builds

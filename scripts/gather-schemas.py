@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Gather the //schema: snippets of the step files (each step's data{} schema,
-beside its code, the way //config: lines are) into:
-  OUT/step_schemas.c      the fragments as strings, for the registry's check
-  OUT/report-schema.json  docs/report-schema.json with steps[].data validated
-                          per step name
-Usage: gather-schemas.py BASE_SCHEMA OUTDIR FILE..."""
+"""Gather the //schema: snippets of the step files not converted to a result
+table yet (each step's data{} schema, beside its code, the way //config: lines
+are) into OUT/step_schemas.c, the fragments as strings for the registry. The
+full report schema, with the fragments the result tables give, is written by
+`probestick schema` (Makefile: out/gen/report-schema.json).
+Usage: gather-schemas.py OUTDIR FILE..."""
 import json
 import os
 import sys
@@ -50,9 +50,9 @@ def write_if_changed(path, text):
 
 
 def main():
-    base_path, out = sys.argv[1], sys.argv[2]
+    out = sys.argv[1]
     frags = {}
-    for path in sys.argv[3:]:
+    for path in sys.argv[2:]:
         name = os.path.splitext(os.path.basename(path))[0]
         obj = fragment(path)
         if obj is not None:
@@ -65,20 +65,6 @@ def main():
         c.append(f"\t{{{c_string(name)}, {c_string(json.dumps(frags[name], sort_keys=True))}}},")
     c += ["\t{NULL, NULL},", "};", ""]
     write_if_changed(os.path.join(out, "step_schemas.c"), "\n".join(c))
-
-    schema = json.load(open(base_path, encoding="utf-8"))
-    step = schema["$defs"]["step"]
-    # A step that ran to its end holds all of its data; a skipped, aborted or
-    # failed-to-run one may hold part of it, and is only held to "an object".
-    step["allOf"] = [
-        {"if": {"properties": {"name": {"const": name},
-                               "status": {"enum": ["pass", "warn", "fail"]}},
-                "required": ["name", "status"]},
-         "then": {"properties": {"data": frags[name]}}}
-        for name in sorted(frags)
-    ]
-    write_if_changed(os.path.join(out, "report-schema.json"),
-                     json.dumps(schema, indent=2, sort_keys=False) + "\n")
 
 
 main()

@@ -19,6 +19,8 @@
  *    the ABI-3 entry size is still accepted and gets the ABI-3 fields.
  *    PROBESTICK_IOC_DMI_MEMORY (SMBIOS type 17) and PROBESTICK_IOC_IMC (the
  *    memory controller's channels); the aer and mce probes and their metrics.
+ *    The verdict of each end of a link (kmod/pcie_verdict.h), idle (5) for a
+ *    power-managed lower speed, and PROBESTICK_LINK_MANAGED.
  */
 #define PROBESTICK_ABI_VERSION 4
 #define PROBESTICK_DEVICE "/dev/probestick"
@@ -49,6 +51,7 @@ enum probestick_pcie_speed {
 #define PROBESTICK_LINK_PARTNER   (1U << 6)	/* ABI 4: partner_cap_* hold the other end's LnkCap */
 #define PROBESTICK_LINK_PARTNER_BELOW (1U << 7)	/* ABI 4: that end is the function below (a port) */
 #define PROBESTICK_LINK_PRESENT_BELOW (1U << 8)	/* ABI 4: a port with a function below it */
+#define PROBESTICK_LINK_MANAGED   (1U << 9)	/* ABI 4: a display controller on the link */
 
 struct probestick_pcie_link {
 	__u16 domain;

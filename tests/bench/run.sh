@@ -3,23 +3,30 @@
 # null_blk, tests/bench/init) in QEMU and prints the probes-overhead figures and
 # our io_uring engine against fio; then, as root, the engine against fio
 # natively on a loop device over a file in /dev/shm (BENCH_NATIVE=0 skips it).
-# Environment: OUT (default out), BENCH_RUNS (6), BENCH_SECONDS (5),
+# Every comparison runs its two tools in alternating pairs and judges the
+# median pair ratio's 95 % interval against its goal (bench_judge.h): from
+# BENCH_PAIRS pairs on, going on while undecided up to BENCH_CAP seconds.
+# Environment: OUT (default out), BENCH_PAIRS (6), BENCH_SECONDS (5 in the
+# guest, 3 natively), BENCH_CAP (300, per comparison),
 # BENCH_FIO (1; 0 skips fio), BENCH_FIO_MAX_MB (200: larger fio closures are skipped),
 # BENCH_CLOCK (tsc; hpet leaves the guest's clock source as TCG makes it),
-# BENCH_MEM_RUNS (4; 0 skips the memory bench: triad beside likwid-bench, in
+# BENCH_MEM (1; 0 skips the memory bench: triad beside likwid-bench, in
 # the guest and natively on this host), BENCH_NET (1; 0 skips the TCP bench:
 # probestick vs iperf3 over veth, in the guest and natively here),
-# BENCH_NET_RUNS (5), BENCH_NET_SECONDS (3).
+# BENCH_NET_SECONDS (3), BENCH_GUEST (1; 0 runs the native benches only).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 OUT=${OUT:-out}
 KVER=${KVER:-$(scripts/kver.sh)}
-runs=${BENCH_RUNS:-6}
+pairs=${BENCH_PAIRS:-6}
 seconds=${BENCH_SECONDS:-5}
+native_seconds=${BENCH_SECONDS:-3}
+cap=${BENCH_CAP:-300}
 want_fio=${BENCH_FIO:-1}
 fio_max_mb=${BENCH_FIO_MAX_MB:-200}
-mem_runs=${BENCH_MEM_RUNS:-4}
+want_mem=${BENCH_MEM:-1}
+want_guest=${BENCH_GUEST:-1}
 work=$OUT/bench
 
 die() {
@@ -28,7 +35,9 @@ die() {
 }
 note() { echo "bench: $*" >&2; }
 
-case $runs$seconds$mem_runs in *[!0-9]* | '') die "BENCH_RUNS and BENCH_SECONDS take whole numbers" ;; esac
+case $pairs$seconds$cap$want_mem$want_guest in *[!0-9]* | '') die "BENCH_PAIRS, BENCH_SECONDS, BENCH_CAP, BENCH_MEM and BENCH_GUEST take whole numbers" ;; esac
+# What the figures were measured beside: a shared machine's load moves them.
+load() { echo "load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs"; }
 for f in "$OUT/vmlinuz" "$OUT/initramfs.img" "$OUT/probestick.ko" "$OUT/probestick"; do
 	[ -s "$f" ] || die "$f is missing (make bench builds it)"
 done
@@ -117,7 +126,6 @@ fi
 
 # iperf3 for the TCP bench (its library is the one probestick links already).
 want_net=${BENCH_NET:-1}
-net_runs=${BENCH_NET_RUNS:-5}
 net_seconds=${BENCH_NET_SECONDS:-3}
 if [ "$want_net" = 1 ]; then
 	if iperf3=$(command -v iperf3); then
@@ -130,7 +138,7 @@ fi
 # ------------------------------------------------------ memory reference --
 # likwid-bench (else stress-ng) beside our triad, in the guest and here.
 mem_note=
-if [ "$mem_runs" -gt 0 ]; then
+if [ "$want_mem" = 1 ]; then
 	for t in likwid-bench stress-ng; do
 		p=$(command -v "$t" || true)
 		if [ -n "$p" ] && stage_exec "$p"; then
@@ -147,9 +155,12 @@ if [ "$mem_runs" -gt 0 ]; then
 			break
 		fi
 	done
-	note "memory bench natively on this host ($mem_runs runs)"
-	nice -n 0 "$OUT/probestick" bench mem --runs "$mem_runs" --json "$work/mem-host.json" \
-		>"$work/mem-host.txt" 2>&1 || mem_note="the native memory bench failed: $(tail -n 1 "$work/mem-host.txt")"
+	note "memory bench natively on this host ($(load))"
+	{
+		echo "before: $(load)"
+		"$OUT/probestick" bench mem --pairs "$pairs" --cap "$cap" --json "$work/mem-host.json"
+	} >"$work/mem-host.txt" 2>&1 || mem_note="the native memory bench failed: $(tail -n 1 "$work/mem-host.txt")"
+	echo "after: $(load)" >>"$work/mem-host.txt"
 fi
 
 # ---------------------------------------------------------------- initrd --
@@ -162,106 +173,103 @@ cat "$OUT/initramfs.img" "$work/bench.cpio.zst" >"$work/initrd.img"
 note "initrd: $(($(stat -c %s "$work/initrd.img") >> 20)) MB ($OUT/initramfs.img + bench $(($(stat -c %s "$work/bench.cpio.zst") >> 20)) MB)"
 
 # ------------------------------------------------------------------ boot --
-tools=2
-[ -z "$fio_note" ] || tools=1
-# Boot and fio's start under TCG are slow; a run costs its seconds plus a margin.
-# The engine-against-fio part (two cases, two tools, a warm-up each), the memory part and the TCP part.
-limit=$((240 + runs * 2 * tools * (seconds + 20) + (tools - 1) * (runs + 1) * 4 * (seconds + 20) + mem_runs * 240 + (want_net == 1 ? net_runs * 2 * (net_seconds + 15) : 0)))
-# The probes read the clock at every event. TCG's CPU model has no invariant
-# TSC, so the guest would pick hpet, whose every read is an emulated device
-# access costing microseconds; real machines read the TSC. BENCH_CLOCK=hpet
-# keeps the guest's own choice.
-clock="clocksource=tsc tsc=reliable"
-[ "${BENCH_CLOCK:-tsc}" = tsc ] || clock=
-fio_flag=1
-[ -z "$fio_note" ] || fio_flag=0
-# The guest is silent while it measures (console output would add
-# interrupts to the figures): the silence limit is the measuring time.
-silence=$((120 + runs * 2 * tools * (seconds + 20) + (tools - 1) * (runs + 1) * 4 * (seconds + 20) + 240 + (want_net == 1 ? net_runs * 2 * (net_seconds + 15) : 0)))
-. tests/lib/qemu.sh
-qm_new "$work"
-QM_MEM=1024 QM_VGA=none
-qm_kernel "$OUT/vmlinuz" "$work/initrd.img" \
-	"console=ttyS0 rdinit=/bench/init panic=-1 loglevel=3 $clock bench.runs=$runs bench.seconds=$seconds bench.fio=$fio_flag bench.mem=$mem_runs bench.net=$want_net bench.net_runs=$net_runs bench.net_seconds=$net_seconds"
-log=$QM_WORK/serial.log
-note "booting QEMU (TCG, 2 CPUs): $runs runs x $seconds s per mode and tool, at most $limit s"
-start=$SECONDS
-booted=0
-qm_run "$limit" "$silence" && booted=1
-elapsed=$((SECONDS - start))
+guest() {
+	local tools=2 pair_s io_s mem_s net_s limit silence clock fio_flag start elapsed booted=0 rc
+	[ -z "$fio_note" ] || tools=1
+	# A comparison runs its first BENCH_PAIRS pairs whatever the cap, then on
+	# up to the cap; a pair under TCG costs its two runs plus fio's slow start.
+	pair_s=$((2 * (seconds + 20)))
+	io_s=$(((cap > pairs * pair_s ? cap : pairs * pair_s) + 2 * pair_s))
+	# the triad's passes under TCG: minutes a pair
+	mem_s=$((want_mem == 1 ? (cap > pairs * 480 ? cap : pairs * 480) + 4 * 480 : 0))
+	net_s=$((want_net == 1 ? (cap > pairs * 2 * (net_seconds + 15) ? cap : pairs * 2 * (net_seconds + 15)) + 120 : 0))
+	# probes on/off per tool, and the engine's two cases when fio is there
+	limit=$((240 + tools * io_s + (tools - 1) * 2 * io_s + mem_s + net_s))
+	# The probes read the clock at every event. TCG's CPU model has no invariant
+	# TSC, so the guest would pick hpet, whose every read is an emulated device
+	# access costing microseconds; real machines read the TSC. BENCH_CLOCK=hpet
+	# keeps the guest's own choice.
+	clock="clocksource=tsc tsc=reliable"
+	[ "${BENCH_CLOCK:-tsc}" = tsc ] || clock=
+	fio_flag=1
+	[ -z "$fio_note" ] || fio_flag=0
+	# The guest prints a line per pair, between runs: the longest silence is
+	# one memory pair under TCG.
+	silence=$((600 + 2 * (seconds + 20)))
+	. tests/lib/qemu.sh
+	qm_new "$work"
+	QM_MEM=1024 QM_VGA=none
+	qm_kernel "$OUT/vmlinuz" "$work/initrd.img" \
+		"console=ttyS0 rdinit=/bench/init panic=-1 loglevel=3 $clock bench.pairs=$pairs bench.seconds=$seconds bench.cap=$cap bench.fio=$fio_flag bench.mem=$want_mem bench.net=$want_net bench.net_seconds=$net_seconds"
+	log=$QM_WORK/serial.log
+	note "booting QEMU (TCG, 2 CPUs): pairs of $seconds s runs, $pairs at least and up to $cap s per comparison, at most $limit s in all"
+	start=$SECONDS
+	qm_run "$limit" "$silence" && booted=1
+	elapsed=$((SECONDS - start))
+
+	clean=$work/serial.txt
+	# The console's reset sequences can share a line with the first marker.
+	tr -d '\r' <"$log" | sed 's/.*=== PROBESTICK-BENCH /=== PROBESTICK-BENCH /' >"$clean"
+	if [ "$booted" = 0 ]; then
+		note "the guest did not power off: $QM_STATUS after $elapsed s (the launcher's messages are above)"
+		return 1
+	fi
+	if ! grep -q '^=== PROBESTICK-BENCH END' "$clean"; then
+		note "the guest powered off after $elapsed s without the bench's end marker"
+		[ ! -s "$work/qemu.out" ] || sed 's/^/    qemu: /' "$work/qemu.out" >&2
+		tail_log
+		return 1
+	fi
+
+	echo "================ probestick bench (QEMU TCG guest, $elapsed s) ================"
+	echo "QEMU runs without KVM here (TCG: every guest instruction is emulated), so the"
+	echo "absolute IOPS mean nothing; only the ratios (on/off, probestick/fio) do."
+	echo "host during the guest's runs: $(load) at the end"
+	[ -z "$fio_note" ] || echo "note: $fio_note"
+	[ "$QM_RETRIED" = 0 ] || echo "note: measured on the launcher's retry under single-threaded TCG (the first boot hung)"
+	echo
+	sed -n '/^=== PROBESTICK-BENCH BEGIN/,/^=== PROBESTICK-BENCH \(JSON\|ENGINE\|NET BEGIN\|END\)/p' "$clean" |
+		grep -v '^=== PROBESTICK-BENCH'
+	sed -n '/^=== PROBESTICK-BENCH JSON/,/^=== PROBESTICK-BENCH \(ENGINE\|MEMJSON\|NET BEGIN\|END\)/p' "$clean" |
+		grep -v '^=== PROBESTICK-BENCH' >"$work/result.json" || true
+	echo "JSON: $work/result.json"
+	if grep -q '^=== PROBESTICK-BENCH ENGINE ===' "$clean"; then
+		echo
+		echo "================ engine against fio (QEMU TCG guest, null_blk) ================"
+		sed -n '/^=== PROBESTICK-BENCH ENGINE ===/,/^=== PROBESTICK-BENCH \(ENGINE-JSON\|MEMJSON\|NET BEGIN\|END\)/p' "$clean" |
+			grep -v '^=== PROBESTICK-BENCH'
+		sed -n '/^=== PROBESTICK-BENCH ENGINE-JSON/,/^=== PROBESTICK-BENCH \(MEMJSON\|NET BEGIN\|END\)/p' "$clean" |
+			grep -v '^=== PROBESTICK-BENCH' >"$work/engine-guest.json" || true
+		echo "JSON: $work/engine-guest.json"
+	fi
+	if [ "$want_mem" = 1 ]; then
+		sed -n '/^=== PROBESTICK-BENCH MEMJSON/,/^=== PROBESTICK-BENCH \(NET BEGIN\|END\)/p' "$clean" |
+			grep -v '^=== PROBESTICK-BENCH' >"$work/mem-guest.json" || true
+		echo "JSON: $work/mem-guest.json (memory, guest)"
+	fi
+	if [ "$want_net" = 1 ]; then
+		echo
+		echo "---------------- TCP over veth: probestick vs iperf3, in the guest ----------------"
+		sed -n '/^=== PROBESTICK-BENCH NET BEGIN/,/^=== PROBESTICK-BENCH NET END/p' "$clean" |
+			grep -v '^=== PROBESTICK-BENCH' | sed '/^{/,$d'
+	fi
+	rc=$(sed -n 's/^=== PROBESTICK-BENCH END rc=\([0-9]*\).*/\1/p' "$clean" | tail -n 1)
+	if [ "${rc:-1}" != 0 ]; then
+		note "probestick bench ended with status ${rc:-?} in the guest"
+		tail_log
+		return 1
+	fi
+}
 
 tail_log() {
 	echo "bench: last 50 lines of the serial console ($log):" >&2
 	qm_serial_tail 50 >&2
 }
-clean=$work/serial.txt
-# The console's reset sequences can share a line with the first marker.
-tr -d '\r' <"$log" | sed 's/.*=== PROBESTICK-BENCH /=== PROBESTICK-BENCH /' >"$clean"
-if [ "$booted" = 0 ]; then
-	note "the guest did not power off: $QM_STATUS after $elapsed s (the launcher's messages are above)"
-	exit 1
-fi
-if ! grep -q '^=== PROBESTICK-BENCH END' "$clean"; then
-	note "the guest powered off after $elapsed s without the bench's end marker"
-	[ ! -s "$work/qemu.out" ] || sed 's/^/    qemu: /' "$work/qemu.out" >&2
-	tail_log
-	exit 1
-fi
-
-echo "================ probestick bench (QEMU TCG guest, $elapsed s) ================"
-echo "QEMU runs without KVM here (TCG: every guest instruction is emulated), so the"
-echo "absolute IOPS mean nothing; only the ratios (on/off, probestick/fio) do."
-[ -z "$fio_note" ] || echo "note: $fio_note"
-[ "$QM_RETRIED" = 0 ] || echo "note: measured on the launcher's retry under single-threaded TCG (the first boot hung)"
-echo
-sed -n '/^=== PROBESTICK-BENCH BEGIN/,/^=== PROBESTICK-BENCH \(JSON\|ENGINE\|NET BEGIN\|END\)/p' "$clean" |
-	grep -v '^=== PROBESTICK-BENCH'
-sed -n '/^=== PROBESTICK-BENCH JSON/,/^=== PROBESTICK-BENCH \(ENGINE\|MEMJSON\|NET BEGIN\|END\)/p' "$clean" |
-	grep -v '^=== PROBESTICK-BENCH' >"$work/result.json" || true
-echo "JSON: $work/result.json"
-if grep -q '^=== PROBESTICK-BENCH ENGINE ===' "$clean"; then
-	echo
-	echo "================ engine against fio (QEMU TCG guest, null_blk) ================"
-	sed -n '/^=== PROBESTICK-BENCH ENGINE ===/,/^=== PROBESTICK-BENCH \(ENGINE-JSON\|MEMJSON\|NET BEGIN\|END\)/p' "$clean" |
-		grep -v '^=== PROBESTICK-BENCH'
-	sed -n '/^=== PROBESTICK-BENCH ENGINE-JSON/,/^=== PROBESTICK-BENCH \(MEMJSON\|NET BEGIN\|END\)/p' "$clean" |
-		grep -v '^=== PROBESTICK-BENCH' >"$work/engine-guest.json" || true
-	echo "JSON: $work/engine-guest.json"
-fi
-if [ "$mem_runs" -gt 0 ]; then
-	sed -n '/^=== PROBESTICK-BENCH MEMJSON/,/^=== PROBESTICK-BENCH \(NET BEGIN\|END\)/p' "$clean" |
-		grep -v '^=== PROBESTICK-BENCH' >"$work/mem-guest.json" || true
-	echo
-	echo "memory bandwidth natively on this host (the same command, not in QEMU):"
-	if [ -n "$mem_note" ]; then echo "  $mem_note"; else sed 's/^/  /' "$work/mem-host.txt"; fi
-	echo "JSON: $work/mem-guest.json (guest), $work/mem-host.json (host)"
-fi
-if [ "$want_net" = 1 ]; then
-	echo
-	echo "---------------- TCP over veth: probestick vs iperf3, in the guest ----------------"
-	sed -n '/^=== PROBESTICK-BENCH NET BEGIN/,/^=== PROBESTICK-BENCH NET END/p' "$clean" |
-		grep -v '^=== PROBESTICK-BENCH' | sed '/^{/,$d'
-	echo
-	echo "---------------- TCP over veth: probestick vs iperf3, natively on this machine ----"
-	if [ "$(id -u)" -ne 0 ]; then
-		echo "not run natively: namespaces and veth need root"
-	else
-		"$OUT/probestick" bench net --runs "$net_runs" --seconds "$net_seconds" \
-			--json "$work/net-native.json" $(command -v iperf3 >/dev/null || echo --iperf3 none) ||
-			note "the native TCP bench failed"
-	fi
-fi
-rc=$(sed -n 's/^=== PROBESTICK-BENCH END rc=\([0-9]*\).*/\1/p' "$clean" | tail -n 1)
-if [ "${rc:-1}" != 0 ]; then
-	note "probestick bench ended with status ${rc:-?} in the guest"
-	tail_log
-	exit 1
-fi
 
 # ---------------------------------------------------------------- native --
 # TCG distorts user-space cost, so the engine against fio also runs on this
 # machine: a loop device over a file in /dev/shm (memory, no drive's noise).
-native() {
+native_engine() {
 	local file loop rc=0
 	if [ "${BENCH_NATIVE:-1}" = 0 ]; then
 		note "native engine bench skipped (BENCH_NATIVE=0)"
@@ -283,11 +291,55 @@ native() {
 	echo
 	echo "================ engine against fio (native, $loop over $file) ================"
 	echo "host: $(uname -r), $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
-	"$OUT/probestick" bench engine --dev "$loop" --runs "$runs" --seconds "$seconds" \
-		--json "$work/engine-native.json" || rc=$?
+	echo "before: $(load)"
+	"$OUT/probestick" bench engine --dev "$loop" --pairs "$pairs" --seconds "$native_seconds" \
+		--cap "$cap" --json "$work/engine-native.json" || rc=$?
+	echo "after: $(load)"
 	echo "JSON: $work/engine-native.json"
 	losetup -d "$loop"
 	rm -f "$file"
 	return $rc
 }
-native || exit 1
+
+native_net() {
+	[ "$want_net" = 1 ] || return 0
+	echo
+	echo "---------------- TCP over veth: probestick vs iperf3, natively on this machine ----"
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "not run natively: namespaces and veth need root"
+		return 0
+	fi
+	if ! command -v iperf3 >/dev/null; then
+		echo "not run natively: iperf3 is not installed (scripts/deps.sh)"
+		return 0
+	fi
+	echo "before: $(load)"
+	"$OUT/probestick" bench net --pairs "$pairs" --seconds "$net_seconds" --cap "$cap" \
+		--json "$work/net-native.json" || note "the native TCP bench failed"
+	echo "after: $(load)"
+}
+
+# The probes' cost per event where it can be timed: their code built for this
+# host (the guest's on/off ratio under TCG says little about a real machine).
+native_probe_cost() {
+	echo
+	echo "---------------- the probes' cost per event, natively on this machine ----------------"
+	echo "before: $(load)"
+	tests/bench/probe_cost.sh || note "the probe cost bench failed"
+	echo "after: $(load)"
+}
+
+failed=0
+if [ "$want_guest" = 1 ]; then
+	guest || failed=1
+fi
+if [ "$want_mem" = 1 ]; then
+	echo
+	echo "---------------- memory bandwidth natively on this host (not in QEMU) ----------------"
+	if [ -n "$mem_note" ]; then echo "  $mem_note"; else sed 's/^/  /' "$work/mem-host.txt"; fi
+	echo "JSON: $work/mem-host.json"
+fi
+native_probe_cost
+native_net
+native_engine || failed=1
+exit $failed

@@ -5,13 +5,14 @@ MODE full: memtest ran over its size with no error, physical addresses
 unneeded (no failure) and its reach stated; burnin ran its budget with
 stress-ng's cpu and vm stressors (bogo ops counted, no verify failure),
 the read-only disk load, a timeline of samples, every recorder in its
-step entry, verdict pass. MODE abort: burnin was stopped by the abort key
+step entry, the wall meter's cue 15 s into the load and a power curve of
+nulls (no RAPL under QEMU), verdict pass. MODE abort: burnin was stopped by the abort key
 well before its budget, status aborted, the stressors' metrics kept.
 """
 import json
 import sys
 
-RECORDERS = ("load", "kmsg", "probes", "links", "aer", "mce", "edac", "sensors")
+RECORDERS = ("load", "kmsg", "probes", "links", "aer", "mce", "edac", "sensors", "energy")
 bad = []
 
 
@@ -77,6 +78,17 @@ if mode == "full":
              "120 s after the stressors' start)" % (d.get("elapsed_s"), start))
     if len(tl) < 20:
         fail("burnin: %d samples over a minute" % len(tl))
+    # the wall meter's cue: 15 s into the stressors' load; no RAPL under QEMU, so the
+    # power curve is there with every point null, never 0
+    cue = d.get("wall_cue_s")
+    if not isinstance(cue, (int, float)) or not start + 14 <= cue <= start + 25:
+        fail("burnin: the wall meter's cue came at %r s, the load from %r s" % (cue, start))
+    if any("power_w" not in x or x["power_w"] is not None for x in tl):
+        fail("burnin: a timeline point with a RAPL figure QEMU cannot give: %r" %
+             [x.get("power_w") for x in tl][:5])
+    if summ.get("power_mean_w") is not None or (b.get("energy") or {}).get("available") is not False:
+        fail("burnin: RAPL under QEMU should be null: %r, %r" % (
+            summ.get("power_mean_w"), (b.get("energy") or {}).get("reason")))
     if d.get("stress_ng_path") != "/stick/tools/stress-ng/stress-ng":
         fail("burnin: stress-ng ran from %r, not the stick's /tools/stress-ng" % d.get("stress_ng_path"))
     if d.get("run_completed") is not True or d.get("exit_status") != 0:

@@ -179,6 +179,44 @@ def main():
                 bad.append("nic_link: %s at %r Mb/s, the inventory said %r" % (
                     n.get("name"), p.get("speed_mbps"), n.get("speed_mbps")))
 
+    # QEMU gives its guests no RAPL: every step's energy is null with the reason, never 0,
+    # and the run's power summary says the same; no wall reading was entered.
+    for name, st in steps.items():
+        e = st.get("energy")
+        if "load" not in st:
+            continue  # a skipped step: no recorder ran around it
+        if not isinstance(e, dict):
+            bad.append("%s: no energy recorder in the step" % name)
+        elif e.get("available") is not False or "virtual machine" not in (e.get("reason") or ""):
+            bad.append("%s: energy under QEMU should be unavailable as a virtual machine's: %r" % (
+                name, {k: e.get(k) for k in ("available", "reason")}))
+        elif any(e.get(k) is not None for k in ("joules", "avg_w", "peak_w")):
+            bad.append("%s: energy figures without RAPL: %r" % (name, e))
+    power = r.get("power") or {}
+    if get(power, "rapl", "available") is not False or not get(power, "rapl", "reason"):
+        bad.append("power.rapl should be unavailable with a reason: %r" % power.get("rapl"))
+    if get(power, "wall", "idle_w") is not None or get(power, "wall", "source") is not None:
+        bad.append("power.wall has readings nobody entered: %r" % power.get("wall"))
+    # the Super I/O chip's ID: QEMU decodes neither 0x2e nor 0x4e, so no chip and no driver;
+    # under lockdown (Secure Boot) the kernel refuses /dev/port and every driver was tried by
+    # name, found nothing and left nothing behind
+    sio = get(r, "coldplug", "superio") or {}
+    locked = get(r, "boot", "lockdown") not in (None, "none")
+    want_method = "by_name" if locked else "chip_id"
+    if sio.get("method") != want_method or sio.get("chips") != [] or sio.get("claims") != []:
+        bad.append("coldplug.superio: expected %s with no chip under QEMU: %r" % (want_method, sio))
+    if locked and "lockdown" not in (sio.get("reason") or ""):
+        bad.append("coldplug.superio: the reason should name the lockdown: %r" % sio.get("reason"))
+    if locked:
+        # a driver that found no chip is unloaded again, with the helpers its load pulled in
+        nct = [d for d in sio.get("drivers") or [] if d.get("module") == "nct6775"]
+        if not nct or "unloaded" not in (nct[0].get("result") or "") or \
+                "nct6775_core" not in (nct[0].get("unloaded") or []):
+            bad.append("coldplug.superio: nct6775 found no chip but its helpers stayed: %r" % nct)
+    for d in sio.get("drivers") or []:
+        if d.get("result") == "claimed":
+            bad.append("coldplug.superio: %s claimed a chip QEMU does not have" % d.get("module"))
+
     txt = os.path.join(os.path.dirname(report_path), "report.txt")
     if not os.path.isfile(txt) or os.path.getsize(txt) == 0:
         bad.append("report.txt is missing or empty beside report.json")

@@ -151,14 +151,15 @@ done
 # What triage meets (issue 11): the SAS/RAID HBAs, the common NICs, USB NICs,
 # USB 1.1-3 hosts and UAS.
 declare -A family=(
-	[DRV_ATA]="ahci ata_piix libahci sd_mod" [DRV_NVME]="nvme nvme_core"
-	[DRV_SCSI]="sd_mod sg ses mpt3sas megaraid_sas aacraid hpsa smartpqi mvsas isci"
+	[DRV_ATA]="ahci ata_piix libahci sd_mod" [DRV_NVME]="nvme nvme_core vmd"
+	[DRV_SCSI]="sd_mod sg ses mpt3sas megaraid_sas megaraid_mbox aacraid hpsa smartpqi mvsas isci"
+	[DRV_FC]="qla2xxx lpfc scsi_transport_fc"
 	[DRV_USB_STORAGE]="xhci_pci ehci_pci ohci_pci uhci_hcd usb_storage uas"
 	[DRV_USB_NIC]="r8152 ax88179_178a cdc_ether"
 	[DRV_HID]="usbhid hid_generic" [DRV_VIRTIO]="virtio_pci virtio_blk virtio_net virtio_scsi"
-	[DRV_NIC_INTEL]="e1000 e1000e igb igc ixgbe i40e ice" [DRV_NIC_REALTEK]=r8169
-	[DRV_NIC_BROADCOM]="tg3 bnx2 bnx2x bnxt_en" [DRV_NIC_MELLANOX]="mlx4_en mlx5_core"
-	[DRV_NIC_EMULEX]=be2net [DRV_NIC_AQUANTIA]=atlantic [DRV_NIC_DESKTOP]="alx atl1c sky2"
+	[DRV_NIC_INTEL]="e100 e1000 e1000e igb igc ixgbe i40e ice" [DRV_NIC_REALTEK]=r8169
+	[DRV_NIC_BROADCOM]="tg3 bnx2 bnx2x bnxt_en b44" [DRV_NIC_MELLANOX]="mlx4_en mlx5_core"
+	[DRV_NIC_EMULEX]=be2net [DRV_NIC_AQUANTIA]=atlantic [DRV_NIC_DESKTOP]="alx atl1c sky2 sis900 natsemi"
 	[DRV_MD]="md_mod raid1 raid456" [DRV_FS]="vfat fat exfat nls_cp437 nls_utf8"
 	[DRV_DISPLAY_SERVER]="ast mgag200 drm"
 )
@@ -169,6 +170,12 @@ grep -qx efivarfs <<<"$mods" || fail "efivarfs (the report's Secure Boot state) 
 # Board fans and temperatures: the Super I/O monitors coldplug loads by name.
 for m in drivetemp nct6775 nct6683 it87 f71882fg w83627ehf asus_atk0110 asus_wmi_sensors; do
 	grep -qx "$m" <<<"$mods" || fail "$m (hardware monitoring) is missing"
+done
+# The energy recorder's RAPL counters: coldplug loads intel_rapl_common by the CPU's
+# modalias (Intel models, AMD family 17h/19h), then intel_rapl_msr by the platform
+# device it creates.
+for m in intel_rapl_common intel_rapl_msr; do
+	grep -qx "$m" <<<"$mods" || fail "$m (RAPL energy counters) is missing"
 done
 # What the drivers step reads (initramfs/drivers-data.py).
 for f in modules.alias.zst pci.ids.zst usb.ids.zst families firmware.json; do

@@ -1,54 +1,36 @@
 #!/usr/bin/env bash
-# The rooms of userland/ keep to their roles (docs/design.md, "The house"):
-# steps include only core, hw, engines and the report's JSON and view
-# descriptions; report never includes steps or record; only cli prints to
-# stdout or ends the program; nothing outside cli includes cli.
+# The rooms of userland/ keep to the table of tests/build/layering.sh, and
+# the table has teeth: a copy of the tree with one include running back up
+# (a lib/ file including core/, an engine including a step's core header,
+# hw/ including record/, the report including the collector) fails it, each
+# for its own edge.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-bad=0
-complain() {
-	echo "layering: $*"
-	bad=1
+fail() {
+	echo "FAIL: $*"
+	exit 1
 }
 
-# includes "room/file.h" of each file, as "file: room"
-includes() {
-	grep -Ho '^#include "[a-z_]*/[a-z_0-9]*\.h"' "$@" 2>/dev/null |
-		sed 's|^\([^:]*\):#include "\([a-z_]*\)/.*|\1 \2|'
-}
+tests/build/layering.sh || fail "userland/ breaks the table (above)"
 
-while read -r file room; do
-	case $room in core | hw | engines) ;;
-	report) grep -qE '^#include "report/(json|view)\.h"' "$file" ||
-		complain "$file includes a report header other than json.h and view.h" ;;
-	*) complain "$file (a step) includes $room/: steps use core, hw, engines and report/json.h" ;;
-	esac
-	if grep -qE '^#include "report/(doc|report|render|text)' "$file"; then
-		complain "$file (a step) includes the report's document or renderers"
-	fi
-done < <(includes userland/steps/*.c)
-
-while read -r file room; do
-	case $room in steps | record | cli)
-		complain "$file (report) includes $room/: the report knows no step and no recorder" ;;
-	esac
-done < <(includes userland/report/*.[ch])
-
-for dir in core hw engines record report boot steps; do
-	while read -r file room; do
-		[ "$room" = cli ] && complain "$file includes cli/: only cli sits on top"
-	done < <(includes userland/$dir/*.[ch] userland/$dir/*/*.[ch])
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for edge in "lib/util.c core/plan.h lib -> core" \
+	"engines/io/uring_io.c core/step.h engines/io -> core" \
+	"engines/net/ports.c engines/io/uring_io.h engines/net -> engines/io" \
+	"hw/drives.c record/kmsg.h hw -> record" \
+	"decode/kmsg.c hw/inventory.h decode -> hw" \
+	"report/index.c collect/collect.h report -> collect"; do
+	read -r file header src arrow dst <<<"$edge"
+	rm -rf "$tmp/userland"
+	cp -r userland "$tmp/userland"
+	sed -i "0,/^#include \"/s||#include \"$header\"\n#include \"|" "$tmp/userland/$file"
+	out=$(tests/build/layering.sh "$tmp/userland" 2>&1) &&
+		fail "an include of $header in $file passed the table"
+	grep -q "$src may not include $dst" <<<"$out" ||
+		fail "the table did not name $src -> $dst for $file: $out"
+	[ "$(tests/build/layering.sh --count "$tmp/userland")" = 1 ] ||
+		fail "--count did not count the one back edge $src -> $dst"
 done
-
-# Only cli talks to stdout or ends the program (a forked child's _exit is its own).
-hits=$(grep -nE '\b(printf|puts|putchar|exit)\(|\bstdout\b' \
-	$(find userland -name '*.[ch]' ! -path 'userland/cli/*') |
-	grep -vE 'snprintf|vsnprintf|asprintf|_exit\(|queue_exit' |
-	grep -vE '^[^:]*:[0-9]+:[[:space:]]*(/?\*|//)' || true)
-if [ -n "$hits" ]; then
-	complain "outside cli/, printing to stdout or ending the program:"
-	echo "$hits" | sed 's/^/    /'
-fi
-
-[ $bad -eq 0 ] && echo "layering: $(find userland -name '*.[ch]' | wc -l) files keep to their rooms"
-exit $bad
+echo "layering: 6 back edges put in a copy of the tree fail the table"
+echo "layering: back edges in userland/: $(tests/build/layering.sh --count)"

@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""Every finding rule a step can emit is named in docs/report.md.
+"""Every finding rule a step or a recorder can emit is named in docs/report.md.
 
-A rule is the 4th argument of ps_findf() or a `.rule = "..."` of a struct
-ps_finding in userland/steps/<step>.c; report.md must name it as `rule` or
-`<step>.<rule>`. String literals only: a rule chosen at run time from two
-literals (a ? "x" : "y") counts both.
+A rule is the 4th argument of ps_findf(), the 3rd of ps_find_unstable() or a
+`.rule = "..."` of a struct ps_finding in userland/steps/<step>.c, or the 3rd
+argument of hit() in a step's pure rules, userland/hw/<step>_rules.c; or the
+3rd argument of ps_rec_find() in userland/record/<member>.c. report.md must
+name it as `rule`, `<step>.<rule>` or `<member>.<rule>`. String literals
+only: a rule chosen at run time from two literals (a ? "x" : "y") counts both.
 """
 import glob
 import os
@@ -50,19 +52,35 @@ def args_of(src, start):
 
 
 missing, total = [], 0
-for path in sorted(glob.glob(os.path.join(root, "userland/steps/*.c"))):
-    step = os.path.basename(path)[:-2]
+sources = [(os.path.basename(p)[:-2], p) for p in glob.glob(os.path.join(root, "userland/steps/*.c"))]
+sources += [(os.path.basename(p)[: -len("_rules.c")], p)
+            for p in glob.glob(os.path.join(root, "userland/hw/*_rules.c"))]
+def literals(src, call, arg):
+    """The string literals of argument arg (0-based) of every call to call in src."""
+    found = set()
+    for m in re.finditer(r"\b%s\s*\(" % call, src):
+        a = args_of(src, m.end() - 1)
+        if len(a) > arg:
+            found.update(re.findall(r'"([a-z0-9_]+)"', a[arg]))
+    return found
+
+
+for step, path in sorted(sources):
     src = open(path, encoding="utf-8").read()
     rules = set(re.findall(r'\.rule\s*=\s*"([a-z0-9_]+)"', src))
-    for m in re.finditer(r"\bps_findf\s*\(", src):
-        a = args_of(src, m.end() - 1)
-        if len(a) >= 4:
-            rules.update(re.findall(r'"([a-z0-9_]+)"', a[3]))
+    rules |= literals(src, "ps_findf", 3) | literals(src, "ps_find_unstable", 2)
+    rules |= literals(src, "hit", 2)
     for r in sorted(rules):
         total += 1
         if f"`{r}`" not in doc and f"`{step}.{r}`" not in doc:
             missing.append(f"{step}.{r}")
+for path in sorted(glob.glob(os.path.join(root, "userland/record/*.c"))):
+    member = os.path.basename(path)[:-2]
+    for r in sorted(literals(open(path, encoding="utf-8").read(), "ps_rec_find", 2)):
+        total += 1
+        if f"`{member}.{r}`" not in doc:
+            missing.append(f"{member}.{r}")
 if missing:
-    print("rules a step emits that docs/report.md does not name:", " ".join(missing))
+    print("rules a step or recorder emits that docs/report.md does not name:", " ".join(missing))
     sys.exit(1)
 print(f"{total} rules, each named in docs/report.md")

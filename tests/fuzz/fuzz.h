@@ -123,7 +123,7 @@ static inline bool fuzz_utf8_valid(const char *str, size_t n)
 }
 
 /*
- * The report's rule for every string in it (report/json.h): valid UTF-8, no
+ * The report's rule for every string in it (lib/json.h): valid UTF-8, no
  * control bytes but newline and tab. Checked over a whole JSON tree.
  */
 static inline void fuzz_check_strings(json_object *o)

@@ -1,7 +1,7 @@
 # tests/fuzz/fuzz.mk - build the libFuzzer harnesses (included by the top-level Makefile).
 #
 # Each harness is one file, tests/fuzz/fuzz_<name>.c, whose lines
-#   // fuzz-sources: core/config.c report/json.c
+#   // fuzz-sources: core/config.c lib/json.c
 # name the userland files it needs (relative to userland/; several such
 # lines add up, so each stays within clang-format's 100 columns). "all" is
 # everything the program links but main(): what a harness needs that goes
@@ -16,7 +16,7 @@ FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-li
 	-Wall -Wextra -Wno-unused-parameter -Iuserland -Ikmod/uapi -I$(OUT)/gen -Itests/fuzz \
 	$(shell pkg-config --cflags $(PKGS))
 FUZZ_LDLIBS := $(LDLIBS)
-FUZZ_ALL := $(CORE_SRCS) $(addprefix userland/steps/,$(step-y:.o=.c)) $(OUT)/gen/step_schemas.c
+FUZZ_ALL := $(CORE_SRCS) $(REC_SRCS) $(addprefix userland/steps/,$(step-y:.o=.c)) $(OUT)/gen/step_schemas.c
 
 FUZZ_HARNESSES := $(patsubst tests/fuzz/fuzz_%.c,%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
 FUZZ_BINS := $(addprefix $(FUZZ_OUT)/fuzz_,$(FUZZ_HARNESSES))

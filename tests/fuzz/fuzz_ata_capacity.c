@@ -6,11 +6,12 @@
  * Input: one byte choosing the part (its value % 3: sense, DCO page,
  * IDENTIFY + native max + DCO page), then the bytes.
  */
-// fuzz-sources: hw/ata_capacity.c hw/ata_identify.c report/json.c core/util.c
-// fuzz-sources: hw/ata_native.c core/store.c
+// fuzz-sources: decode/ata_capacity.c decode/ata_identify.c lib/json.c lib/util.c
+// fuzz-sources: hw/ata_native.c lib/store.c
 #include "fuzz.h"
 
-#include "hw/ata_capacity.h"
+#include "decode/ata_capacity.h"
+#include "hw/ata_native.h"
 
 #include <errno.h>
 

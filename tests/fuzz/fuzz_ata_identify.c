@@ -1,5 +1,5 @@
 /*
- * fuzz_ata_identify.c - the drive identity decoders of hw/ata_identify.c:
+ * fuzz_ata_identify.c - the drive identity decoders of decode/ata_identify.c:
  * a 512-byte ATA IDENTIFY block, SCSI VPD page 0x89 (the IDENTIFY data
  * libata puts in it, sysfs vpd_pg89), page 0xB1 (rotation rate), page 0x83
  * (WWN) and a sysfs wwid; what IDENTIFY gave, serialized as report.json's
@@ -7,16 +7,15 @@
  * Input: one byte choosing the decoder (its value % 5: identify, pg89,
  * pgb1, pg83, wwid), then the page or text.
  */
-// fuzz-sources: hw/ata_identify.c hw/inventory_json.c hw/sysfs_path.c hw/ethtool.c hw/nics.c
-// fuzz-sources: hw/edac.c hw/memory_channel.c hw/pci_names.c
-// fuzz-sources: core/store.c
-// fuzz-sources: hw/hw_util.c hw/pcie_sysfs_decode.c hw/inventory.c hw/identity.c hw/pcie.c
-// fuzz-sources: hw/drives.c hw/ata_link.c hw/machine.c hw/machine_id_rule.c hw/memory.c
-// fuzz-sources: hw/smbios17.c hw/environment.c report/json.c core/util.c
-// fuzz-sources: hw/ata_capacity.c hw/ata_native.c
+// fuzz-sources: decode/ata_identify.c hw/inventory_json.c decode/sysfs_path.c hw/ethtool.c
+// fuzz-sources: hw/nics.c hw/edac.c decode/memory_channel.c hw/pci_names.c lib/store.c hw/hw_util.c
+// fuzz-sources: decode/pcie.c hw/inventory.c hw/identity.c hw/pcie.c hw/drives.c decode/ata_link.c
+// fuzz-sources: hw/machine.c decode/machine_id_rule.c hw/memory.c decode/smbios17.c
+// fuzz-sources: hw/environment.c lib/json.c lib/util.c decode/memory_array.c lib/redact.c
+// fuzz-sources: decode/ata_capacity.c hw/ata_native.c
 #include "fuzz.h"
 
-#include "hw/decode.h"
+#include "decode/decode.h"
 #include "hw/readers.h"
 
 #include <errno.h>

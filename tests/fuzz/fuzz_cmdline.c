@@ -1,7 +1,6 @@
 /* fuzz_cmdline.c - the kernel command line (/proc/cmdline) through ps_config_parse_cmdline. */
-// fuzz-sources: core/config.c core/util.c report/json.c
-// fuzz-sources: core/scratch.c hw/md.c
-// fuzz-sources: core/store.c
+// fuzz-sources: core/config.c engines/net/spec.c lib/util.c lib/json.c core/scratch.c decode/md.c
+// fuzz-sources: lib/store.c lib/redact.c collect/url.c collect/bootnet.c decode/wall.c
 #include "fuzz.h"
 
 #include "core/config.h"

@@ -7,13 +7,13 @@
  * many bytes, in the order of parsers[] below (a missing one is an empty
  * reply); tests/fuzz/make-seeds.sh packs the recorded replies so.
  */
-// fuzz-sources: hw/ethtool.c hw/nics.c hw/inventory_json.c hw/hw_util.c hw/sysfs_path.c
-// fuzz-sources: hw/edac.c hw/memory_channel.c hw/pci_names.c
-// fuzz-sources: core/store.c
-// fuzz-sources: hw/pcie_sysfs_decode.c hw/inventory.c hw/identity.c hw/pcie.c hw/drives.c
-// fuzz-sources: hw/ata_identify.c hw/ata_link.c hw/machine.c hw/machine_id_rule.c
-// fuzz-sources: hw/memory.c hw/smbios17.c hw/environment.c report/json.c core/util.c
-// fuzz-sources: hw/ata_capacity.c hw/ata_native.c
+// fuzz-sources: hw/ethtool.c hw/nics.c hw/inventory_json.c hw/hw_util.c decode/sysfs_path.c
+// fuzz-sources: hw/edac.c decode/memory_channel.c hw/pci_names.c lib/store.c decode/pcie.c
+// fuzz-sources: hw/inventory.c hw/identity.c hw/pcie.c hw/drives.c decode/ata_identify.c
+// fuzz-sources: decode/ata_link.c hw/machine.c decode/machine_id_rule.c hw/memory.c
+// fuzz-sources: decode/smbios17.c hw/environment.c lib/json.c lib/util.c decode/memory_array.c
+// fuzz-sources: lib/redact.c
+// fuzz-sources: decode/ata_capacity.c hw/ata_native.c
 #include "fuzz.h"
 
 #include "hw/ethtool.h"

@@ -3,7 +3,7 @@
  * decoder (boot/stick_check.c ps_fsck_decode): a damaged FAT puts any bytes
  * in the file names it prints. The record must stay a valid report object.
  */
-// fuzz-sources: boot/stick_check.c core/store.c report/json.c core/util.c
+// fuzz-sources: boot/stick_check.c lib/store.c lib/json.c lib/util.c
 #include "fuzz.h"
 
 #include "boot/stick_check.h"

@@ -3,7 +3,7 @@
  * counts, any maximum): ps_hist_summarize, ps_hist_json, ps_hist_fmt_ns.
  * Input: max, sum, then up to PS_HIST_BUCKETS bucket counts, 8 bytes each.
  */
-// fuzz-sources: record/hist_decode.c
+// fuzz-sources: decode/hist.c
 #include "fuzz.h"
 
 #include "../../kmod/hist_layout.h"

@@ -11,12 +11,12 @@
  * put back after the run.
  */
 // fuzz-sources: hw/inventory.c hw/inventory_json.c hw/identity.c hw/machine.c hw/pcie.c
-// fuzz-sources: hw/edac.c hw/memory_channel.c hw/pci_names.c
-// fuzz-sources: core/store.c
+// fuzz-sources: hw/edac.c decode/memory_channel.c hw/pci_names.c lib/store.c decode/memory_array.c
+// fuzz-sources: lib/redact.c
 // fuzz-sources: hw/drives.c hw/nics.c hw/memory.c hw/environment.c hw/ethtool.c hw/hw_util.c
-// fuzz-sources: hw/sysfs_path.c hw/pcie_sysfs_decode.c hw/ata_identify.c hw/ata_link.c
-// fuzz-sources: hw/machine_id_rule.c hw/smbios17.c report/json.c core/util.c
-// fuzz-sources: hw/ata_capacity.c hw/ata_native.c
+// fuzz-sources: decode/sysfs_path.c decode/pcie.c decode/ata_identify.c decode/ata_link.c
+// fuzz-sources: decode/machine_id_rule.c decode/smbios17.c lib/json.c lib/util.c
+// fuzz-sources: decode/ata_capacity.c hw/ata_native.c
 #include "fuzz.h"
 
 #include "hw/inventory.h"

@@ -6,11 +6,11 @@
  * Input: a snapshot header, then probes and records in a compact form
  * (struct in_* below) that the harness spreads into the ABI structs.
  */
-// fuzz-sources: record/kcapture.c record/probes_view.c record/hist_decode.c report/json.c
-// fuzz-sources: core/store.c
+// fuzz-sources: record/kcapture.c record/probes_view.c decode/hist.c lib/json.c
+// fuzz-sources: lib/store.c
 // fuzz-sources: report/report.c report/render_text.c report/render_html.c report/chart.c
 // fuzz-sources: report/ocp.c report/doc.c report/view.c report/text.c
-// fuzz-sources: core/util.c
+// fuzz-sources: lib/util.c
 #include "fuzz.h"
 
 #include "record/kcapture.h"

@@ -55,7 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 	free(st);
-	l = ps_links_start(root, -1);
+	l = ps_links_start(root, -1, NULL);
 	if (more)
 		fuzz_tree_write(&t);
 	o = ps_links_stop(l, NULL);

@@ -3,10 +3,10 @@
  * sysfs gives them: the machine-id rule that names every report folder.
  * Input: uuid, serial, mac separated by FUZZ_SEP; a missing part is NULL.
  */
-// fuzz-sources: hw/machine_id_rule.c
+// fuzz-sources: decode/machine_id_rule.c
 #include "fuzz.h"
 
-#include "hw/decode.h"
+#include "decode/decode.h"
 
 #include <errno.h>
 

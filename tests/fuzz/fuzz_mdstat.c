@@ -1,9 +1,9 @@
 /* fuzz_mdstat.c - /proc/mdstat and /sys/block/mdX/md/sync_completed, sync_speed through the
- * array step's decoders (hw/md.c): the first byte picks which; levels and sizes of its keys. */
-// fuzz-sources: hw/md.c
+ * array step's decoders (decode/md.c): the first byte picks which; levels and sizes of its keys. */
+// fuzz-sources: decode/md.c
 #include "fuzz.h"
 
-#include "hw/md.h"
+#include "decode/md.h"
 
 #include <errno.h>
 #include <math.h>

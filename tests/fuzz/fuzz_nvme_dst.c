@@ -8,7 +8,7 @@
 // fuzz-sources: hw/nvme_selftest.c
 #include "fuzz.h"
 
-#include "hw/smart.h"
+#include "hw/smartctl.h"
 
 #include <errno.h>
 

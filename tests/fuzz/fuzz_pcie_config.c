@@ -3,11 +3,11 @@
  * 64, 256 or 4096 bytes): ps_pcie_decode_config, the link it gives and
  * the link verdict (kmod/pcie_verdict.h) against a partner from the last bytes.
  */
-// fuzz-sources: hw/pcie_sysfs_decode.c
+// fuzz-sources: decode/pcie.c
 #include "fuzz.h"
 
 #include "../../kmod/pcie_verdict.h"
-#include "hw/decode.h"
+#include "decode/decode.h"
 
 #include <errno.h>
 

@@ -1,8 +1,8 @@
 /* fuzz_procinterrupts.c - /proc/interrupts text through ps_irq_parse, twice into one table. */
-// fuzz-sources: record/procinterrupts.c
+// fuzz-sources: decode/procinterrupts.c
 #include "fuzz.h"
 
-#include "record/proc_decode.h"
+#include "decode/proc.h"
 
 #include <errno.h>
 

@@ -1,9 +1,9 @@
 /* fuzz_procstat.c - /proc/stat text through ps_stat_parse, twice into one struct as the sampler
  * does. */
-// fuzz-sources: record/procstat.c
+// fuzz-sources: decode/procstat.c
 #include "fuzz.h"
 
-#include "record/proc_decode.h"
+#include "decode/proc.h"
 
 #include <errno.h>
 

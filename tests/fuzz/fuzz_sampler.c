@@ -5,11 +5,11 @@
  * Input: stat, interrupts, stat, interrupts, ... separated by FUZZ_SEP;
  * a part "!" is a file that could not be read.
  */
-// fuzz-sources: record/sampler.c record/load_view.c record/procstat.c record/procinterrupts.c
-// fuzz-sources: core/store.c
+// fuzz-sources: record/sampler.c record/load_view.c decode/procstat.c decode/procinterrupts.c
+// fuzz-sources: lib/store.c
 // fuzz-sources: report/report.c report/render_text.c report/render_html.c report/chart.c
 // fuzz-sources: report/ocp.c report/doc.c report/view.c report/text.c
-// fuzz-sources: report/json.c core/util.c
+// fuzz-sources: lib/json.c lib/util.c
 #include "fuzz.h"
 
 #include "record/sampler.h"

@@ -1,8 +1,8 @@
 /*
  * fuzz_sensors.c - the sensors recorder over a tree of the input's files
  * (record/sensors.c): hwmon chips (sys/class/hwmon/hwmonN/name,
- * temp/fan/inN_input, _label, _max, _crit, and the old drivers' device/
- * directory), the CPUs' thermal_throttle counters and cpufreq's
+ * temp/fan/inN_input, _label, _min, _max, _crit, _alarm, and the old
+ * drivers' device/ directory), the CPUs' thermal_throttle counters and cpufreq's
  * scaling_cur_freq (sys/devices/system/cpu/cpuN/...), else /proc/cpuinfo's
  * "cpu MHz" (ps_cpuinfo_mhz); every number through ps_read_s64
  * (ps_parse_s64). Started, sampled, sampled again after the changes,
@@ -15,7 +15,7 @@
 // fuzz-sources: all
 #include "fuzz_tree.h"
 
-#include "core/util.h"
+#include "lib/util.h"
 #include "record/platform.h"
 #include "report/report.h"
 

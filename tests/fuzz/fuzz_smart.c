@@ -3,7 +3,7 @@
  * itself (steps/smart.c, included as tests/unit/test_smart.c includes it)
  * over one drive, with a fake smartctl whose `-x --json=c` output is the
  * input (exit status as the output states it), so every answer goes
- * through ps_smart_parse (hw/smart_json.c), the verdict rules, the figures,
+ * through ps_smart_parse (decode/smart_json.c), the verdict rules, the figures,
  * the identity check and the step's view; in the full plan the short
  * self-test too, on a fake clock: ATA through smartctl -t and -c (JSON
  * again), NVMe through the Device Self-test log page.

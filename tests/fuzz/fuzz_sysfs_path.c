@@ -2,10 +2,10 @@
  * fuzz_sysfs_path.c - a resolved /sys/devices path (realpath of a block or
  * net device): ps_drive_transport, ps_pci_ancestor, ps_is_pci_address.
  */
-// fuzz-sources: hw/sysfs_path.c
+// fuzz-sources: decode/sysfs_path.c
 #include "fuzz.h"
 
-#include "hw/decode.h"
+#include "decode/decode.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

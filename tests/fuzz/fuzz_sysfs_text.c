@@ -3,10 +3,10 @@
  * through every decoder of such texts: PCIe link speed and width, libata
  * sata_spd, and the DMI placeholders test.
  */
-// fuzz-sources: hw/pcie_sysfs_decode.c hw/ata_link.c hw/machine_id_rule.c
+// fuzz-sources: decode/pcie.c decode/ata_link.c decode/machine_id_rule.c
 #include "fuzz.h"
 
-#include "hw/decode.h"
+#include "decode/decode.h"
 
 #include <errno.h>
 

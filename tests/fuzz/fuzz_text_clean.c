@@ -3,11 +3,11 @@
  * action) through ps_text_clean, which every string of the report and the
  * console passes: valid UTF-8 out, no control bytes, never past the room.
  */
-// fuzz-sources: report/json.c core/util.c
-// fuzz-sources: core/store.c
+// fuzz-sources: lib/json.c lib/util.c
+// fuzz-sources: lib/store.c
 #include "fuzz.h"
 
-#include "report/json.h"
+#include "lib/json.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,8 +1,8 @@
 /* fuzz_vpd_pg80.c - a SCSI VPD page 0x80 (sd's vpd_pg80 attribute): ps_vpd_pg80_serial. */
-// fuzz-sources: hw/ata_link.c
+// fuzz-sources: decode/ata_link.c
 #include "fuzz.h"
 
-#include "hw/decode.h"
+#include "decode/decode.h"
 
 #include <errno.h>
 

@@ -104,6 +104,16 @@ done
 for f in $(find "$fx" -path '*/dmi/entries/17-*/raw'); do
 	seed_file smbios17 type17 "$f"
 done
+# real machines' memory devices and arrays (tests/realworld/dmi/): the first three of each
+for m in tests/realworld/dmi/corpus/server-supermicro-29100dd815c0.dmi \
+	tests/realworld/dmi/corpus/server-huawei-96aa82145898.dmi \
+	tests/realworld/dmi/corpus/desktop-asustek-computer-2709540f36b5.dmi \
+	tests/realworld/dmi/corpus/desktop-hewlett-packard-6951e18673da.dmi; do
+	rm -rf "$tmp/dmi" && tests/realworld/dmi/dmidecode2root "$m" "$tmp/dmi"
+	for f in "$tmp"/dmi/sys/firmware/dmi/entries/1[67]-[012]/raw; do
+		seed_file smbios17 real "$f"
+	done
+done
 for f in $(find "$fx" -name config -path '*/sys/devices/*'); do
 	seed_file pcie_config config "$f"
 done
@@ -295,11 +305,11 @@ done
 printf '\x03%s\n%s\n' '3,1,100,-;ata1.00: failed command: READ DMA' ' SUBSYSTEM=scsi' | seed kmsg hand-dictionary
 printf '\x01%s' '6,2,18446744073709551615,-;\x5c\x0a\x00\xff' | seed kmsg hand-escapes-cut
 # its dictionary: the literals the decoders match
-"$py" - userland/record/kmsg_decode.c tests/fuzz/dict/kmsg.dict <<'PY'
+"$py" - userland/decode/kmsg.c tests/fuzz/dict/kmsg.dict <<'PY'
 import re, sys
 lits = sorted(set(re.findall(r'"([ -!#-\[\]-~]{3,40})"', open(sys.argv[1]).read())))
 with open(sys.argv[2], "w") as f:
-    f.write("# /dev/kmsg records: the record syntax and the literals kmsg_decode.c matches\n"
+    f.write("# /dev/kmsg records: the record syntax and the literals decode/kmsg.c matches\n"
             "# (written by tests/fuzz/make-seeds.sh)\n")
     for t in [",", ";", "\\x0a", "\\x5c", "\\x0a ", " SUBSYSTEM=", " DEVICE=", "3,", "4,", "6,"] + \
             [l for l in lits if "%" not in l]:
@@ -555,7 +565,53 @@ printf '"%s"\n' sys/class/hwmon/hwmon0/ sys/devices/system/cpu/cpu0/ \
 	'thermal_throttle/core_throttle_count\x0a' 'thermal_throttle/package_throttle_count\x0a' \
 	'cpufreq/scaling_cur_freq\x0a' 'proc/cpuinfo\x0a' 'processor\x09: ' 'cpu MHz\x09\x09: ' 'name\x0a' \
 	'temp1_input\x0a' 'temp1_label\x0a' 'temp1_max\x0a' 'temp1_crit\x0a' 'fan1_input\x0a' 'in0_input\x0a' \
+	'in0_min\x0a' 'in0_max\x0a' 'in0_alarm\x0a' 'fan1_min\x0a' 'fan1_alarm\x0a' \
 	device/ "$d_sep" "$d_at" >>tests/fuzz/dict/sensors.dict
+
+# ---- power (fuzz_power.c): the recorded RAPL zones, hand-made wraps and a VM, cpuinfo,
+# wall readings, a Super I/O bus whose data port reads 0xd4 (an ID, 0xd4d4, no table knows)
+for r in "$fx"/power/powercap/*; do
+	{
+		first=1
+		for f in $(cd "$r" && find sys -type f | sort); do
+			[ $first = 1 ] || printf '%s' "$sep"
+			first=0
+			printf '%s\n' "$f"
+			cat "$r/$f"
+		done
+		# a minute later at 40 W on every zone
+		for z in $(cd "$r/sys/class/powercap" && ls -d intel-rapl:*); do
+			printf '%s' "$sep"
+			[ "$z" = "$(cd "$r/sys/class/powercap" && ls -d intel-rapl:* | head -1)" ] && printf '@%s' "$sep"
+			printf 'sys/class/powercap/%s/energy_uj\n%s\n' "$z" \
+				$(($(cat "$r/sys/class/powercap/$z/energy_uj") + 40000000))
+		done
+		printf '%sdata.json\n{"drives": [{"name": "sda", "runs": [{"bs": 1048576, "mbps": 530.1}]}], "total": {"mbps": 20, "tx": 941}}\n' "$sep"
+	} | seed power "fx-$(basename "$r")"
+done
+p=sys/class/powercap
+{
+	printf '%s/intel-rapl:0/name\npackage-0\n%s%s/intel-rapl:0/max_energy_range_uj\n262143328850\n%s' "$p" "$sep" "$p" "$sep"
+	printf '%s/intel-rapl:0/energy_uj\n262143000000\n%s%s/intel-rapl:0:0/name\ndram\n%s' "$p" "$sep" "$p" "$sep"
+	printf '%s/intel-rapl:0:0/max_energy_range_uj\n65712999613\n%s%s/intel-rapl:0:0/energy_uj\n5\n%s' "$p" "$sep" "$p" "$sep"
+	printf '@%s%s/intel-rapl:0/energy_uj\n30000000\n%s%s/intel-rapl:0:0/energy_uj\n65712999613\n' "$sep" "$p" "$sep" "$p"
+} | seed power hand-wrap
+{
+	printf '%s/.keep\n\n%sproc/cpuinfo\nprocessor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 15\n' "$p" "$sep"
+	printf 'model\t\t: 107\nflags\t\t: fpu de pse tsc msr hypervisor lahf_lm\n\n%swall\n105 W\n' "$sep"
+} | seed power hand-vm
+{
+	printf 'ports\n'
+	# the data port (0x2f, modulo the length) reads 0xd4 whatever the register
+	"$py" -c 'import sys; b = bytearray(b"\xff" * 0x30); b[0x2f] = 0xd4; sys.stdout.buffer.write(bytes(b))'
+	printf '%swall\n98.5\n' "$sep"
+} | seed power hand-superio
+printf '# powercap, cpuinfo, wall and ports files (written by tests/fuzz/make-seeds.sh)\n' >tests/fuzz/dict/power.dict
+printf '"%s"\n' sys/class/powercap/intel-rapl:0/ sys/class/powercap/intel-rapl:0:0/ \
+	sys/class/powercap/intel-rapl-mmio:0/ 'name\x0a' 'energy_uj\x0a' 'max_energy_range_uj\x0a' \
+	'package-0' dram core uncore psys 262143328850 65532610987 'proc/cpuinfo\x0a' 'vendor_id\x09: ' \
+	'cpu family\x09: ' 'model\x09\x09: ' hypervisor GenuineIntel AuthenticAMD 'wall\x0a' 'ports\x0a' \
+	'data.json\x0a' '"mbps": ' '"tx": ' "$d_sep" "$d_at" >>tests/fuzz/dict/power.dict
 
 # ---- the links recorder's sysfs (fuzz_tree.h below sys/bus/pci/devices): the QEMU tree's functions
 {

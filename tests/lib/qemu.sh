@@ -20,8 +20,11 @@
 #   qm_nic MAC [MODEL [NETDEV [PROPS]]]  a NIC (e1000e by default) behind a
 #                                root port; NETDEV hub[:N] (a QEMU hub,
 #                                default hub 0), listen:PORT or connect:PORT
-#                                (stream socket on 127.0.0.1), or
-#                                dgram:LOCAL:REMOTE (UDP on 127.0.0.1)
+#                                (stream socket on 127.0.0.1),
+#                                dgram:LOCAL:REMOTE (UDP on 127.0.0.1), or
+#                                tap:IFNAME (a tap device the caller made in
+#                                a network namespace of its own: refused in
+#                                the machine's own namespace)
 #   qm_device PROPS / qm_drive PROPS / qm_arg ARGS...   anything else
 #   qm_run LIMIT_S [SILENCE_S]   boot, watch the console, wait for power-off
 #   qm_start LIMIT_S [SILENCE_S], qm_expect REGEX TIMEOUT_S, qm_wait
@@ -158,8 +161,9 @@ qm_disk() {
 	esac
 }
 
-# qm_nic MAC [MODEL [NETDEV [PROPS]]]: back-ends stay inside QEMU (hub) or
-# on 127.0.0.1; never tap, bridge or user-mode networking.
+# qm_nic MAC [MODEL [NETDEV [PROPS]]]: back-ends stay inside QEMU (hub), on
+# 127.0.0.1, or on a tap device inside a namespace the test made (never in
+# the host's own); never user-mode networking.
 qm_nic() {
 	local mac=$1 model=${2:-e1000e} netdev=${3:-hub} props=${4:+,$4} id=n$QM_NIC_NEXT nd
 	case $netdev in
@@ -172,8 +176,15 @@ qm_nic() {
 		nd="dgram,id=$id,local.type=inet,local.host=127.0.0.1,local.port=${ports%%:*}"
 		nd+=",remote.type=inet,remote.host=127.0.0.1,remote.port=${ports#*:}"
 		;;
+	tap:*)
+		if [ "$(readlink /proc/self/ns/net)" = "$(readlink /proc/1/ns/net)" ]; then
+			qm_log "qm_nic $mac: a tap device only inside a network namespace of the test's own"
+			return 1
+		fi
+		nd="tap,id=$id,ifname=${netdev#tap:},script=no,downscript=no"
+		;;
 	*)
-		qm_log "qm_nic $mac: netdev '$netdev' is not hub[:N], listen:PORT, connect:PORT or dgram:L:R"
+		qm_log "qm_nic $mac: netdev '$netdev' is not hub[:N], listen:PORT, connect:PORT, dgram:L:R or tap:IF"
 		return 1
 		;;
 	esac

@@ -6,8 +6,12 @@ src=$1 bin=$2
 OUT=${OUT:-out}
 mkdir -p "$(dirname "$bin")"
 # A test that renders whole reports needs the real steps' views: it says so
-# with a "/* link: steps */" line, and gets the step objects.
+# with a "/* link: steps */" line, and gets the step objects. The recorders
+# (userland/record, registered like steps) are linked into every test.
 extra=${TEST_EXTRA_OBJS:-}
+for rec in userland/record/*.c; do
+	extra="$extra $OUT/obj/${rec%.c}.o"
+done
 if grep -q '^/\* link: steps \*/' "$src"; then
 	extra="$extra $(ls "$OUT"/obj/userland/steps/*.o)"
 fi

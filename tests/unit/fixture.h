@@ -2,7 +2,7 @@
 #ifndef PS_TEST_FIXTURE_H
 #define PS_TEST_FIXTURE_H
 
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <stdint.h>
 #include <stdio.h>

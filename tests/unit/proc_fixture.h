@@ -3,7 +3,7 @@
 #ifndef PS_PROC_FIXTURE_H
 #define PS_PROC_FIXTURE_H
 
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

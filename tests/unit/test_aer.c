@@ -10,7 +10,7 @@
 #include "tree.h"
 
 #include "record/platform.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <errno.h>
 

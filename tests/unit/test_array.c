@@ -1,5 +1,5 @@
 /*
- * test_array.c - the array step's pure parts (hw/md.c) fed files recorded in
+ * test_array.c - the array step's pure parts (decode/md.c) fed files recorded in
  * a guest (tests/fixtures/md: /proc/mdstat and /sys/block/mdX/md/sync_* as
  * tests/boot/test_array's guest showed them mid-rebuild), and the step's
  * refusals on file drives: the drive not confirmed, a mounted member, the
@@ -251,10 +251,12 @@ static bool abort_at_start;
 static void run_step(struct harness *h, const char *scratch, const char *levels,
 		     const struct ps_drive *d, size_t n)
 {
+	char why[256];
+
 	ps_config_defaults(&cfg);
-	snprintf(cfg.scratch, sizeof(cfg.scratch), "%s", scratch);
-	snprintf(cfg.array, sizeof(cfg.array), "%s", levels);
-	snprintf(cfg.array_extrapolate, sizeof(cfg.array_extrapolate), "2TB");
+	CHECK_INT(ps_config_set(&cfg, "scratch", scratch, why, sizeof(why)), 0);
+	CHECK_INT(ps_config_set(&cfg, "array", levels, why, sizeof(why)), 0);
+	CHECK_INT(ps_config_set(&cfg, "array_extrapolate", "2TB", why, sizeof(why)), 0);
 	harness_init(h, &array_ops, root, PS_PLAN_QUICK);
 	h->ctx.cfg = &cfg;
 	h->inv.drives = calloc(n, sizeof(*d));

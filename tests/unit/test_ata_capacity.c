@@ -8,9 +8,10 @@
  */
 #include "check.h"
 #include "fixture.h"
-#include "hw/ata_capacity.h"
+#include "decode/ata_capacity.h"
+#include "hw/ata_native.h"
 
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* test_ata_link.c - libata sata_spd texts and SCSI VPD page 0x80 serials. */
 #include "check.h"
-#include "hw/decode.h"
+#include "decode/decode.h"
 
 #include <errno.h>
 #include <stdint.h>

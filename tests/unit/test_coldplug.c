@@ -1,8 +1,9 @@
 /* test_coldplug.c - the modalias walk over a fixture sysfs (symlink loops, duplicates through
- * /sys/bus, empty files) and a coldplug run against an empty module tree (loads nothing). */
+ * /sys/bus, empty files) and a coldplug run against an empty module tree (loads nothing; the
+ * Super I/O monitors by name, since a fixture root has no /dev/port). */
 #include "check.h"
 #include "boot/coldplug.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -106,6 +107,22 @@ static void test_run(void)
 			CHECK(json_object_object_get_ex(first, "error", &v) &&
 			      strlen(json_object_get_string(v)));
 		}
+	}
+	/* a fixture root has no /dev/port: every Super I/O driver by name, recorded as such */
+	{
+		json_object *sio = NULL, *m = NULL, *drv = NULL;
+
+		CHECK(json_object_object_get_ex(doc, "superio", &sio));
+		CHECK(json_object_object_get_ex(sio, "method", &m));
+		CHECK_STR(json_object_get_string(m), "by_name");
+		CHECK(json_object_object_get_ex(sio, "reason", &m));
+		CHECK(strstr(json_object_get_string(m), "/dev/port") != NULL);
+		CHECK(json_object_object_get_ex(sio, "drivers", &drv));
+		CHECK_INT(json_object_array_length(drv), 5);
+		CHECK(json_object_object_get_ex(json_object_array_get_idx(drv, 0), "result", &m));
+		CHECK_STR(json_object_get_string(m), "failed");
+		CHECK(json_object_object_get_ex(sio, "chips", &m) &&
+		      json_object_array_length(m) == 0);
 	}
 	json_object_put(doc);
 }

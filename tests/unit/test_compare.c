@@ -6,9 +6,9 @@
 #include "check.h"
 /* link: steps */
 #include "core/plan.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "report/compare.h"
-#include "report/json.h"
+#include "lib/json.h"
 #include "report/report.h"
 
 #include <math.h>

@@ -1,6 +1,8 @@
 /* test_config.c - probestick.cfg and kernel command line parsing, including damaged input. */
+/* link: steps */
 #include "check.h"
-#include "report/json.h"
+#include "lib/util.h"
+#include "lib/json.h"
 #include "core/config.h"
 
 #include <errno.h>
@@ -252,12 +254,21 @@ static void test_memtest_burnin(void)
 	CHECK_INT(ps_duration_parse("", &sec), -EINVAL);
 	ps_config_defaults(&cfg);
 	CHECK_INT(ps_config_set(&cfg, "memtest", "10%", why, sizeof(why)), 0);
-	CHECK_STR(cfg.memtest, "10%");
+	CHECK_STR(ps_config_text(&cfg, "memtest"), "10%");
 	CHECK_INT(ps_config_set(&cfg, "burnin", "1h", why, sizeof(why)), 0);
-	CHECK_STR(cfg.burnin, "1h");
+	CHECK_STR(ps_config_text(&cfg, "burnin"), "1h");
 	CHECK_INT(ps_config_set(&cfg, "burnin", "forever", why, sizeof(why)), -EINVAL);
 	CHECK(strstr(why, "burnin=forever") != NULL);
-	CHECK_STR(cfg.burnin, "1h");
+	CHECK_STR(ps_config_text(&cfg, "burnin"), "1h");
+	/* the wall meter's readings: watts as a person types them, never a guess */
+	CHECK_INT(ps_config_set(&cfg, "wall_idle", "105", why, sizeof(why)), 0);
+	CHECK_INT(ps_config_set(&cfg, "wall_load", "205.5 W", why, sizeof(why)), 0);
+	CHECK_STR(cfg.wall_load, "205.5 W");
+	CHECK_INT(ps_config_set(&cfg, "wall_load", "lots", why, sizeof(why)), -EINVAL);
+	CHECK(strstr(why, "'lots' is not a wall meter's reading in watts") != NULL);
+	CHECK_STR(cfg.wall_load, "205.5 W");
+	CHECK_INT(ps_config_set(&cfg, "wall_idle", "", why, sizeof(why)), 0);
+	CHECK_STR(cfg.wall_idle, "");
 }
 
 int main(void)

@@ -2,7 +2,7 @@
  * output to every terminal, restored modes, and missing terminals as warnings. */
 #include "check.h"
 #include "cli/console.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -113,7 +113,7 @@ static void run_step(struct harness *h, const char *scratch, const struct ps_dri
 	static struct ps_config cfg;
 
 	ps_config_defaults(&cfg);
-	snprintf(cfg.scratch, sizeof(cfg.scratch), "%s", scratch);
+	ps_config_set(&cfg, "scratch", scratch, (char[128]){0}, 128);
 	harness_init(h, &disk_write_ops, root, PS_PLAN_QUICK);
 	h->ctx.cfg = &cfg;
 	h->inv.drives = calloc(n, sizeof(*d));

@@ -20,6 +20,7 @@ static const char aliases[] = "alias pci:v000010ECd00008139sv*sd*bc*sc*i* 8139to
 			      "alias pci:v000010ECd00008139sv000010ECsd00008139bc*sc*i* 8139cp\n"
 			      "alias pci:v00008086d000010D3sv*sd*bc*sc*i* e1000e\n"
 			      "alias pci:v*d*sv*sd*bc0Csc03i30* xhci-pci\n"
+			      "alias pci:v00008086d*sv*sd*bc01sc01i* ata_generic\n"
 			      "alias usb:v0BDAp8153d*dc*dsc*dp*ic*isc*ip*in* r8152\n";
 
 static const char pci_ids[] = "# pci.ids\n"
@@ -195,7 +196,10 @@ static void test_step(void)
 	put("dev/kmsg", "3,500,2000000,-;r8152 2-1:1.0: Direct firmware load for "
 			"rtl_nic/rtl8153a-4.fw failed with error -2\n"
 			" SUBSYSTEM=usb\n"
-			" DEVICE=c189:1\n");
+			" DEVICE=c189:1\n"
+			"4,300,1500000,-;ahci 0000:00:17.0: Found 1 remapped NVMe devices.\n"
+			"4,301,1500001,-;ahci 0000:00:17.0: Switch your BIOS from RAID to AHCI "
+			"mode to use them.\n");
 	put("sys/module/e1000e/refcnt", "0\n");
 	put("sys/module/r8152/refcnt", "0\n");
 	pci_fn("0000:00:02.0", "0x8086", "0x10d3", "0x020000",
@@ -204,6 +208,18 @@ static void test_step(void)
 	       "pci:v000010ECd00008139sv00001AF4sd00001100bc02sc00i00", NULL);
 	pci_fn("0000:00:04.0", "0x1274", "0x5000", "0x040100",
 	       "pci:v00001274d00005000sv00004942sd00004C4Cbc04sc01i00", NULL);
+	/*
+	 * Intel RST RAID mode on a notebook: ahci takes the controller (8086:282a)
+	 * and finds an NVMe drive remapped behind it; and a RAID-mode controller
+	 * of Intel's no module of 6.1 claims (8086:a286, 200 Series PCH)
+	 */
+	pci_fn("0000:00:17.0", "0x8086", "0x282a", "0x010400",
+	       "pci:v00008086d0000282Asv000017AAsd0000380Abc01sc04i00", "ahci");
+	pci_fn("0000:00:0e.0", "0x8086", "0xa286", "0x010400",
+	       "pci:v00008086d0000A286sv000017AAsd0000380Abc01sc04i00", NULL);
+	/* Intel AMT's IDE redirection, switched off (EliteBook 2530p of the corpus) */
+	pci_fn("0000:00:03.2", "0x8086", "0x2a46", "0x010185",
+	       "pci:v00008086d00002A46sv0000103Csd000030E1bc01sc01i85", NULL);
 	/* a USB NIC: the device with one interface no driver took (USB ids carry no 0x) */
 	put("sys/bus/usb/devices/2-1/idVendor", "0bda\n");
 	put("sys/bus/usb/devices/2-1/idProduct", "8153\n");
@@ -215,10 +231,10 @@ static void test_step(void)
 
 	harness_init(&h, &drivers_ops, root, PS_PLAN_QUICK);
 	CHECK_INT(harness_run(&h), PS_PASS);
-	CHECK_INT(num(h.data, "pci_functions", -1), 3);
-	CHECK_INT(num(h.data, "pci_bound", -1), 1);
+	CHECK_INT(num(h.data, "pci_functions", -1), 6);
+	CHECK_INT(num(h.data, "pci_bound", -1), 2);
 	CHECK_INT(num(h.data, "usb_devices", -1), 1);
-	CHECK_INT(num(h.data, "unbound", -1), 3);
+	CHECK_INT(num(h.data, "unbound", -1), 6);
 	CHECK_STR(ps_json_str(h.data, "kernel"), "6.1.0-test");
 
 	d = device(h.data, "0000:00:03.0");
@@ -239,6 +255,29 @@ static void test_step(void)
 	CHECK(ps_json_str(d, "module") == NULL);
 	CHECK_STR(ps_json_str(d, "name"), "ES1370 [AudioPCI]");
 
+	/* the remapped NVMe drive: under its controller, the firmware setting to change */
+	d = device(h.data, "0000:00:17.0");
+	CHECK(d != NULL);
+	CHECK_STR(ps_json_str(d, "why"), "firmware_mode");
+	CHECK_STR(ps_json_str(d, "module"), "ahci");
+	CHECK_STR(ps_json_str(d, "detail"), "1 remapped NVMe drive");
+	CHECK(strstr(ps_json_str_or(d, "message", ""), "1 NVMe drive behind") != NULL);
+	CHECK(strstr(ps_json_str_or(d, "message", ""), "Intel RST RAID mode") != NULL);
+	CHECK(strstr(ps_json_str_or(d, "message", ""), "to AHCI") != NULL);
+	/* no module claims it, and the reason is the firmware's RAID mode: set AHCI */
+	d = device(h.data, "0000:00:0e.0");
+	CHECK(d != NULL);
+	CHECK_STR(ps_json_str(d, "why"), "firmware_mode");
+	CHECK(ps_json_str(d, "module") == NULL);
+	CHECK(strstr(ps_json_str_or(d, "message", ""), "Intel RST RAID mode") != NULL);
+
+	/* AMT's IDE-R: what it is, a note and no warning */
+	d = device(h.data, "0000:00:03.2");
+	CHECK(d != NULL);
+	CHECK_STR(ps_json_str(d, "module"), "ata_generic");
+	CHECK_STR(ps_json_str(d, "why"), "no_family");
+	CHECK(strstr(ps_json_str_or(d, "message", ""), "IDE redirection") != NULL);
+
 	d = device(h.data, "2-1");
 	CHECK(d != NULL);
 	CHECK_STR(ps_json_str(d, "bus"), "usb");
@@ -249,9 +288,9 @@ static void test_step(void)
 	CHECK_STR(ps_json_str(d, "firmware"), "rtl_nic/rtl8153a-4.fw");
 	CHECK_STR(ps_json_str(d, "detail"), "CONFIG_FIRMWARE_USB_NIC is off");
 
-	/* a NIC without its driver warns; a sound card without one is said, as info */
-	CHECK_INT(harness_count(&h, "drivers.no_driver", "warn"), 2);
-	CHECK_INT(harness_count(&h, "drivers.no_driver", "info"), 1);
+	/* a NIC or a storage controller without its driver warns; a sound card's is info */
+	CHECK_INT(harness_count(&h, "drivers.no_driver", "warn"), 4);
+	CHECK_INT(harness_count(&h, "drivers.no_driver", "info"), 2);
 	CHECK_INT(harness_count(&h, "drivers.firmware_failed", NULL), 0);
 	harness_done(&h);
 

@@ -12,7 +12,7 @@
 #include "hw/edac.h"
 #include "hw/inventory.h"
 #include "record/platform.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #define MC "/sys/devices/system/edac/mc"
 

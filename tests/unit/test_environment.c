@@ -6,7 +6,7 @@
  */
 #include "check.h"
 #include "hw/inventory.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <string.h>
 

@@ -1,4 +1,4 @@
-/* test_hist.c - userland decoding of probestick.ko's histogram buckets (hist_decode.c). */
+/* test_hist.c - userland decoding of probestick.ko's histogram buckets (decode/hist.c). */
 #include <json-c/json.h>
 #include <stdint.h>
 #include <string.h>

@@ -7,9 +7,9 @@
  * found on the stick.
  */
 #include "check.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "report/index.h"
-#include "report/json.h"
+#include "lib/json.h"
 #include "report/report.h"
 
 #include <stdlib.h>

@@ -1,7 +1,8 @@
 /* test_io_stats.c - run summaries, throughput, rounding and the latency
  * histogram (bucket bounds, nearest-rank percentiles) on tables of values. */
 #include "check.h"
-#include "engines/io/stats.h"
+#include "lib/stats.h"
+#include "lib/util.h"
 
 #include <errno.h>
 

@@ -9,7 +9,7 @@
 #include "kc_recording.h"
 #include "record/kcapture.h"
 #include "report/report.h"
-#include "report/json.h"
+#include "lib/json.h"
 #include "report/view.h"
 
 #define RECORDING FIXTURES "/kcapture/busy-guest-unhandled.txt"

@@ -6,9 +6,9 @@
  * the recorder writes.
  */
 #include "check.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "record/kmsg.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <fcntl.h>
 #include <limits.h>

@@ -5,9 +5,9 @@
  * and without an inventory, and the bounds on what the report keeps.
  */
 #include "check.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "record/kmsg.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <stdlib.h>
 

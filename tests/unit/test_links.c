@@ -8,8 +8,9 @@
 #include "json_get.h"
 #include "tree.h"
 
+#include "hw/inventory.h"
 #include "record/platform.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <math.h>
 
@@ -149,9 +150,70 @@ static void test_sysfs(void)
 	tree_done(root);
 }
 
+/*
+ * An idle graphics card (HP Z440 of the corpus: GTX 1050 at 2.5 GT/s x16,
+ * best 8 GT/s): its speed changing at full width between the step's start
+ * and end is the power management the inventory found, not a retrain; read
+ * again during the step, a link that reaches its best is confirmed.
+ */
+static void test_idle(void)
+{
+	char *root = tree_new("test_links_idle");
+	struct ps_pcie_dev devs[2];
+	struct ps_inventory inv = {.pcie = devs, .n_pcie = 2};
+	struct ps_link_state a[2] = {st("0000:00:02.0", 1, 16, 1, 0, 1),
+				     st("0000:00:1c.0", 3, 4, 1, 0, 0)};
+	struct ps_link_state b[2] = {st("0000:00:02.0", 3, 16, 1, 0, 1),
+				     st("0000:00:1c.0", 1, 4, 1, 0, 0)};
+	struct ps_links *l;
+	json_object *o, *f;
+
+	memset(devs, 0, sizeof(devs));
+	snprintf(devs[0].fn.address, sizeof(devs[0].fn.address), "0000:00:02.0");
+	devs[0].verdict = PS_LINK_IDLE;
+	devs[0].best_speed = 3;
+	devs[0].up_index = -1;
+	snprintf(devs[1].fn.address, sizeof(devs[1].fn.address), "0000:00:1c.0");
+	devs[1].verdict = PS_LINK_OK;
+	devs[1].up_index = -1;
+	o = ps_links_compare(a, 2, b, 2, "module", &inv);
+	CHECK_STR(ps_json_str_or(link_of(o, "0000:00:02.0"), "change", ""), "power_managed");
+	CHECK(finding(o, "power_managed") != NULL);
+	CHECK_STR(ps_json_str_or(finding(o, "power_managed"), "severity", ""), "info");
+	/* the link that was ok and dropped speed: still a retrain */
+	CHECK_STR(ps_json_str_or(link_of(o, "0000:00:1c.0"), "change", ""), "retrained");
+	json_object_put(o);
+
+	/* sysfs: 2.5 GT/s x16 at the start, 8 GT/s x16 mid-step, 2.5 GT/s again at the end */
+	write_config(root, "0000:00:02.0", 0x03780103, 0xf101, 4);
+	l = ps_links_start(root, -1, &inv);
+	write_config(root, "0000:00:02.0", 0x03780103, 0xf103, 4);
+	ps_links_sample(l);
+	write_config(root, "0000:00:02.0", 0x03780103, 0xf101, 4);
+	o = ps_links_stop(l, &inv);
+	CHECK(d(link_of(o, "0000:00:02.0"), "peak_speed_gts") == 8.0);
+	CHECK(d(link_of(o, "0000:00:02.0"), "idle_best_gts") == 8.0);
+	f = finding(o, "idle_trained_up");
+	CHECK(f != NULL);
+	CHECK_STR(ps_json_str_or(f, "severity", ""), "info");
+	CHECK_INT(n(o, "changed"), 0);
+	json_object_put(o);
+
+	/* never loaded: it stays idle, nothing to say */
+	l = ps_links_start(root, -1, &inv);
+	ps_links_sample(l);
+	o = ps_links_stop(l, &inv);
+	CHECK(d(link_of(o, "0000:00:02.0"), "peak_speed_gts") == 2.5);
+	CHECK(finding(o, "idle_trained_up") == NULL);
+	json_object_put(o);
+	ps_links_sample(NULL);
+	tree_done(root);
+}
+
 int main(void)
 {
 	test_compare();
 	test_sysfs();
+	test_idle();
 	return check_done("test_links");
 }

@@ -1,6 +1,6 @@
 /* test_machine_id.c - the machine-id rule and the DMI placeholder filter. */
 #include "check.h"
-#include "hw/decode.h"
+#include "decode/decode.h"
 
 #include <errno.h>
 

@@ -7,7 +7,7 @@
 #include "json_get.h"
 
 #include "record/platform.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include "../../kmod/mce_decode.h"
 

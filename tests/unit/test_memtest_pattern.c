@@ -109,6 +109,7 @@ static void dimm_of(void)
 	snprintf(slots[1].d.locator, sizeof(slots[1].d.locator), "DIMM_B1");
 	snprintf(slots[2].d.locator, sizeof(slots[2].d.locator), "DIMM_C1");
 	slots[0].d.populated = slots[1].d.populated = true;
+	slots[0].ram = slots[1].ram = slots[2].ram = true;
 	/* EDAC counted two corrected errors on dimm1 during the test: that DIMM */
 	CHECK_STR(ps_mt_dimm_of(&m, &before, &after, label, sizeof(label), why, sizeof(why)),
 		  "edac_counts");
@@ -132,6 +133,14 @@ static void dimm_of(void)
 	CHECK_STR(ps_mt_dimm_of(&m, NULL, NULL, label, sizeof(label), why, sizeof(why)),
 		  "smbios_only_dimm");
 	CHECK_STR(label, "DIMM_B1");
+	/* HP's SYSTEM ROM beside it is a populated memory device, not a DIMM */
+	snprintf(slots[2].d.locator, sizeof(slots[2].d.locator), "SYSTEM ROM");
+	slots[2].d.populated = true;
+	slots[2].ram = false;
+	CHECK_STR(ps_mt_dimm_of(&m, NULL, NULL, label, sizeof(label), why, sizeof(why)),
+		  "smbios_only_dimm");
+	CHECK_STR(label, "DIMM_B1");
+	slots[2].d.populated = false;
 	/* nothing at all */
 	slots[1].d.populated = false;
 	CHECK(ps_mt_dimm_of(&m, NULL, NULL, label, sizeof(label), why, sizeof(why)) == NULL);

@@ -3,7 +3,11 @@
 /* link: steps */
 #include "cli/console.h"
 #include "cli/menu.h"
-#include "core/util.h"
+#include "lib/json.h"
+#include "lib/util.h"
+
+#include <json-c/json.h>
+#include <math.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +34,7 @@ static const struct ps_step_ops s_surface = {.abi = PS_STEP_ABI,
 static char runs[8][128];
 static int n_runs;
 static char report_dir[1024];
+static char saved_report_dir[1024];
 static const char *reports_root; /* what "compare" offers; NULL: none */
 
 static int fake_run(void *arg, const char *plan, const char *csv, char *dir, size_t len)
@@ -152,24 +157,24 @@ static void test_surface_and_scratch(void)
 
 	ps_config_defaults(&menu_cfg);
 	drive("s", &out);
-	CHECK_STR(menu_cfg.surface, "full");
-	CHECK(strstr(out, "surface scan of the full plan: sampled") != NULL);
-	CHECK(strstr(out, "now full") != NULL);
+	CHECK_STR(ps_config_text(&menu_cfg, "surface"), "full");
+	CHECK(strstr(out, "s  surface scan of the full plan: sampled") != NULL);
+	CHECK(strstr(out, "Surface scan of the full plan is now full: every sector") != NULL);
 	free(out);
 	drive("s", &out);
-	CHECK_STR(menu_cfg.surface, "sampled");
+	CHECK_STR(ps_config_text(&menu_cfg, "surface"), "sampled");
 	free(out);
 
 	/* b steps the burn-in's budget through 10m, 1h, 4h and back to the default */
 	drive("bb", &out);
-	CHECK_STR(menu_cfg.burnin, "1h");
-	CHECK(strstr(out, "burn-in budget: 60s") != NULL);
-	CHECK(strstr(out, "now runs 10m") != NULL);
-	CHECK(strstr(out, "burn-in budget: 10m") != NULL);
+	CHECK_STR(ps_config_text(&menu_cfg, "burnin"), "1h");
+	CHECK(strstr(out, "b  burn-in budget: default") != NULL);
+	CHECK(strstr(out, "Burn-in budget is now 10m: 10 minutes") != NULL);
+	CHECK(strstr(out, "b  burn-in budget: 10m") != NULL);
 	free(out);
 	drive("bb", &out);
-	CHECK_STR(menu_cfg.burnin, "");
-	CHECK(strstr(out, "now runs 60s, the full plan's default") != NULL);
+	CHECK_STR(ps_config_text(&menu_cfg, "burnin"), "");
+	CHECK(strstr(out, "is now default: 60 s, the full plan's default") != NULL);
 	free(out);
 
 	/* a serial no drive has; then Esc; then the SATA disk's, with a typo fixed */
@@ -190,6 +195,50 @@ static void test_surface_and_scratch(void)
 	drive("wPSNVME0001\r", &out);
 	CHECK(strstr(out, "nvme0n1 is refused: what it holds could not be read") != NULL);
 	CHECK_STR(menu_cfg.scratch, "PS-SATA-0002");
+	free(out);
+	ps_config_defaults(&menu_cfg);
+}
+
+/* p: the wall meter's readings by hand, for the plans run from here and the last run. */
+static void test_wall(void)
+{
+	char *out, *data, path[1200];
+	size_t len;
+	json_object *r, *w;
+
+	ps_config_defaults(&menu_cfg);
+	/* before any run: only the menu's plans get them; a typo is refused */
+	report_dir[0] = '\0';
+	drive("pabc\r205 W\r", &out);
+	CHECK(strstr(out, "'abc' is not a reading in watts") != NULL);
+	CHECK(strstr(out, "the machine waits at this menu now") != NULL);
+	CHECK(strstr(out, "\"burn-in: read wall meter\"") != NULL);
+	CHECK_STR(menu_cfg.wall_idle, "");
+	CHECK_STR(menu_cfg.wall_load, "205.0");
+	CHECK_STR(menu_cfg.wall_source, "menu");
+	CHECK(strstr(out, "wall meter readings: idle - W, full load 205.0 W") != NULL);
+	free(out);
+	/* after a run: idle typed, load kept, stored with that run (every file rewritten) */
+	snprintf(report_dir, sizeof(report_dir), "%s", saved_report_dir);
+	drive("1p98.5\r\ry", &out);
+	CHECK(strstr(out, "Stored with the run in") != NULL);
+	CHECK_STR(menu_cfg.wall_idle, "98.5");
+	free(out);
+	snprintf(path, sizeof(path), "%s/report.json", report_dir);
+	r = json_object_from_file(path);
+	w = r ? ps_json_ptr(r, "/power/wall") : NULL;
+	CHECK(w != NULL);
+	CHECK(fabs(json_object_get_double(ps_json_get(w, "idle_w")) - 98.5) < 1e-9);
+	CHECK(fabs(json_object_get_double(ps_json_get(w, "load_w")) - 205) < 1e-9);
+	CHECK_STR(ps_json_str(w, "source"), "menu");
+	json_object_put(r);
+	snprintf(path, sizeof(path), "%s/report.txt", report_dir);
+	CHECK_INT(ps_read_all(path, &data, &len), 0);
+	CHECK(strstr(data, "wall, idle") != NULL && strstr(data, "98.5 W") != NULL);
+	free(data);
+	/* '-' clears a reading */
+	drive("p-\r\rn", &out);
+	CHECK_STR(menu_cfg.wall_idle, "");
 	free(out);
 	ps_config_defaults(&menu_cfg);
 }
@@ -249,6 +298,7 @@ int main(void)
 	CHECK_INT(ps_mkdirs(report_dir, 0755), 0);
 	CHECK_INT(ps_read_all(FIXTURES "/core/reports/full.json", &data, &len), 0);
 	CHECK_INT(ps_write_atomic(report_dir, "report.json", data, len), 0);
+	snprintf(saved_report_dir, sizeof(saved_report_dir), "%s", report_dir);
 	free(data);
 	{
 		char cmd[4200];
@@ -265,6 +315,7 @@ int main(void)
 	ps_config_defaults(&menu_cfg);
 	test_session();
 	test_surface_and_scratch();
+	test_wall();
 	test_end_of_input();
 	test_no_report();
 	test_compare();

@@ -8,7 +8,7 @@
 #include "check.h"
 
 #include "core/config.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "engines/net/cost.h"
 #include "engines/net/nbd.h"
 #include "engines/net/peer.h"

@@ -5,7 +5,7 @@
 
 #include "../../userland/steps/nic_loop.c"
 #include "report/report.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -314,13 +314,17 @@ static void step_on_veth(void)
 	check_restored(&home_r);
 	harness_done(&the_harness);
 
-	/* Only one port with link: pass, no pairs, and an info finding says why. */
+	/* Only one port with link, the other in use: nothing measured, so skipped (never a
+	 * pass), and every port's verdict says why it was not tested. */
 	CHECK_INT(ps_rtnl_link_find(&home_r, "pstB", NULL, 0, &l), 0);
 	CHECK_INT(ps_rtnl_link_del(&home_r, l.ifindex), 0);
 	CHECK_INT(ps_rtnl_link_find(&home_r, "pstX", NULL, 0, &l), 0);
 	CHECK_INT(ps_rtnl_link_set_up(&home_r, l.ifindex, true), 0);
 	sr = (struct step_run){.home = sr.home, .plan = "quick"};
-	CHECK_INT(run_step(&sr), PS_PASS);
+	CHECK_INT(run_step(&sr), PS_SKIPPED);
+	CHECK_STR(the_harness.run.reason,
+		  "no port pair measured: only one port has link: cable two ports to each other "
+		  "to measure them");
 	data = ps_json_get(sr.step, "data");
 	CHECK_INT(json_object_array_length(ps_json_get(data, "pairs")), 0);
 	CHECK_STR(ps_json_str(port_row_of(data, "pstB"), "reason"),
@@ -328,6 +332,14 @@ static void step_on_veth(void)
 	CHECK_STR(ps_json_str(port_row_of(data, "pstC"), "state"), "unpaired");
 	s = ps_json_get(sr.step, "findings");
 	CHECK(strstr(json_object_to_json_string(s), "only one port has link") != NULL);
+	for (size_t i = 0; i < ps_json_len(the_harness.verdicts); i++) {
+		json_object *v = ps_json_at(the_harness.verdicts, i);
+
+		CHECK_STR(ps_json_str(v, "status"), "untested");
+		if (strcmp(ps_json_str_or(v, "subject", ""), "pstD") == 0)
+			CHECK_STR(ps_json_str(v, "message"), "in use: has address 198.19.5.1/24");
+	}
+	CHECK_INT(ps_json_len(the_harness.verdicts), 4);
 	harness_done(&the_harness);
 
 	/* With --root (a fixture tree) it never touches a link. */

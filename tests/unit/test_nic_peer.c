@@ -13,7 +13,7 @@
 
 #include "cli/console.h"
 #include "cli/serve.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "engines/net/iperf_pair.h"
 #include "engines/net/netns.h"
 

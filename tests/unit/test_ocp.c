@@ -9,8 +9,8 @@
 #include "check.h"
 /* link: steps */
 #include "core/plan.h"
-#include "core/util.h"
-#include "report/json.h"
+#include "lib/util.h"
+#include "lib/json.h"
 #include "report/ocp.h"
 
 #include <fcntl.h>

@@ -1,12 +1,15 @@
 /* test_plan.c - the plan runner: report folder, per-step statuses, aborts, errors,
- * skipped needs, and the report on disk after every step. */
+ * skipped needs, the report on disk after every step, its config{} with no secret
+ * in it, and the recorders' run summary (report.power) from the config. */
+/* link: steps */
 #include "check.h"
 #include "cli/console.h"
 #include "cli/ui.h"
 #include "core/plan.h"
+#include "core/step_run.h"
 #include "step_harness.h"
 #include "report/report.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -21,14 +24,15 @@ static char out_root[PATH_MAX];
 static int seen_partial;      /* steps that found the report of earlier steps on disk */
 static char seen_running[64]; /* running_step of the report on disk while "check" ran */
 
-/* The inventory fills the typed context; the core names the folder after it. */
+/* The inventory phase fills the typed inventory; the core names the folder after it. */
 static int inv_run(struct ps_ctx *ctx)
 {
-	snprintf(ctx->inv->machine.uuid, sizeof(ctx->inv->machine.uuid),
+	CHECK(ctx->inventory && ctx->inventory == ctx->inv);
+	snprintf(ctx->inventory->machine.uuid, sizeof(ctx->inventory->machine.uuid),
 		 "4C4C4544-0042-3510-8057-B7C04F4A3332");
-	snprintf(ctx->inv->machine.id, sizeof(ctx->inv->machine.id),
+	snprintf(ctx->inventory->machine.id, sizeof(ctx->inventory->machine.id),
 		 "4c4c4544-0042-3510-8057-b7c04f4a3332");
-	ctx->inv->taken = true;
+	ctx->inventory->taken = true;
 	return PS_PASS;
 }
 
@@ -117,6 +121,8 @@ static int pass_run(struct ps_ctx *ctx)
 					      .order = ord,                                        \
 					      .data_version = 1,                                   \
 					      .view = &id##_view,                                  \
+					      .flags =                                             \
+						  (fn) == inv_run ? PS_STEP_TAKES_INVENTORY : 0,   \
 					      .run = fn}
 
 STEP(s_inv, "inventory", 0, 0, inv_run);
@@ -169,8 +175,15 @@ static void test_full_run(void)
 
 	ps_config_defaults(&cfg);
 	snprintf(cfg.stick, sizeof(cfg.stick), "%s", FIXTURES "/core/stick-bad");
-	snprintf(cfg.burnin, sizeof(cfg.burnin), "10m");
+	/* a step's setting (burnin's, declared in steps/burnin.c) goes through the same call */
+	CHECK_INT(ps_config_set(&cfg, "burnin", "10m", (char[128]){0}, 128), 0);
 	snprintf(cfg.mtu, sizeof(cfg.mtu), "9000");
+	/* the collector's secrets (no sink here: nothing is sent), the wall meter's reading */
+	CHECK_INT(ps_config_set(&cfg, "collect", "https://fleet:s3cret@collector.lab/fleet/",
+				(char[128]){0}, 128),
+		  0);
+	CHECK_INT(ps_config_set(&cfg, "collect_password", "hunter2", (char[128]){0}, 128), 0);
+	CHECK_INT(ps_config_set(&cfg, "wall_idle", "105 W", (char[128]){0}, 128), 0);
 	json_object_array_add(warnings, json_object_new_string("probestick.cfg line 1: test"));
 	CHECK_INT(pipe(keys), 0);
 	key_write_fd = keys[1];
@@ -211,6 +224,30 @@ static void test_full_run(void)
 		CHECK_STR(ps_json_str(c, "then"), cfg.then);
 		CHECK(json_object_object_get_ex(c, "memtest", NULL) && !ps_json_get(c, "memtest"));
 		CHECK(json_object_object_get_ex(c, "scratch", NULL) && !ps_json_get(c, "scratch"));
+		/* every core key, a secret one as a report may show it */
+		CHECK_STR(ps_json_str(c, "collect"), "https://collector.lab/fleet/");
+		CHECK_STR(ps_json_str(c, "collect_password"), "(not shown)");
+		CHECK_STR(ps_json_str(c, "collect_wait"), "10m");
+		CHECK(json_object_object_get_ex(c, "syslog", NULL) && !ps_json_get(c, "syslog"));
+		CHECK_STR(ps_json_str(c, "wall_idle"), "105 W");
+	}
+	/* the energy recorder's summary through the registry: the reading in report.power */
+	{
+		json_object *w = ps_json_ptr(r, "/power/wall");
+		double idle = 0;
+
+		CHECK(ps_json_num(w, "idle_w", &idle) && idle == 105);
+		CHECK_STR(ps_json_str(w, "source"), "probestick.cfg");
+		CHECK(ps_json_get(w, "load_w") == NULL);
+	}
+	{
+		char path[PATH_MAX + 16], *text;
+		size_t len;
+
+		snprintf(path, sizeof(path), "%s/report.json", res.dir);
+		CHECK_INT(ps_read_all(path, &text, &len), 0);
+		CHECK(text && !strstr(text, "s3cret") && !strstr(text, "hunter2"));
+		free(text);
 	}
 	CHECK_STR(ps_json_str(r, "machine_id"), "4c4c4544-0042-3510-8057-b7c04f4a3332");
 	CHECK_STR(ps_json_str(ps_json_get(r, "machine"), "id"),
@@ -326,6 +363,49 @@ static void test_unwritable(void)
 	CHECK_INT(res.count[PS_WARN], 1);
 }
 
+/* The progress the person watching last saw. */
+static struct {
+	char phase[96];
+	uint64_t done;
+	double rate;
+	int calls;
+} seen_progress;
+
+static void on_progress(void *arg, const struct ps_progress_state *p)
+{
+	snprintf(seen_progress.phase, sizeof(seen_progress.phase), "%s", p->phase);
+	seen_progress.done = p->done;
+	seen_progress.rate = p->rate;
+	seen_progress.calls++;
+}
+
+/* A renamed phase (the burn-in's wall meter cue) keeps its work and its rate. */
+static void test_progress_rename(void)
+{
+	static const struct ps_step_ops ops = {.abi = PS_STEP_ABI, .name = "burnin"};
+	struct ps_plan_ui ui = {.progress = on_progress};
+	struct ps_step_run run;
+	struct ps_ctx ctx = {.run = &run};
+	json_object *step = json_object_new_object();
+
+	ps_step_run_init(&run, &ops, step, &ui, 0, 1);
+	ps_progress_phase(&ctx, "burn-in", 60, "s");
+	for (int i = 1; i <= 4; i++) {
+		struct timespec ts = {0, 300 * 1000 * 1000};
+
+		nanosleep(&ts, NULL);
+		ps_progress_set(&ctx, (uint64_t)i);
+	}
+	ps_progress_rename(&ctx, "burn-in: read wall meter");
+	CHECK_STR(seen_progress.phase, "burn-in: read wall meter");
+	CHECK_INT(seen_progress.done, 4);
+	/* the rate of the samples before the cue (about 3 a second here), not restarted */
+	CHECK(seen_progress.rate > 2 && seen_progress.rate < 5);
+	ps_step_run_done(&run);
+	json_object_put(run.findings);
+	json_object_put(step);
+}
+
 int main(void)
 {
 	const char *out = getenv("OUT");
@@ -339,6 +419,7 @@ int main(void)
 		 (int)getpid());
 	test_full_run();
 	test_no_inventory();
+	test_progress_rename();
 	test_unwritable();
 	return check_done("test_plan");
 }

@@ -3,10 +3,10 @@
  * and recorded in a QEMU guest (its AHCI and virtio-scsi disks), against
  * what smartctl -i and lsblk said there. */
 #include "check.h"
+#include "decode/decode.h"
 #include "fixture.h"
-#include "hw/decode.h"
 
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <stdio.h>

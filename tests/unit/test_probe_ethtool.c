@@ -4,7 +4,7 @@
 #include "check.h"
 #include "hw/ethtool.h"
 
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <linux/ethtool_netlink.h>

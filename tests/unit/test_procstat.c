@@ -1,8 +1,8 @@
 /* test_procstat.c - /proc/stat parser against recorded and hand-made texts. */
 #include "check.h"
 #include "proc_fixture.h"
-#include "record/proc_decode.h"
-#include "core/util.h"
+#include "decode/proc.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
  * finished runs left byte for byte, and nothing done twice. */
 #include "check.h"
 #include "report/report.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <limits.h>

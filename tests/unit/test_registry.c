@@ -2,7 +2,7 @@
  * refusal of bad steps, plan selection with dependencies, findings. */
 #include "check.h"
 #include "core/plan.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "step_harness.h"
 
 #include <errno.h>
@@ -81,6 +81,51 @@ static const struct ps_step_ops s_norun = {
 static const struct ps_step_ops s_noname = {
     .abi = PS_STEP_ABI, .plans = PS_PLAN_QUICK, .run = run_ok};
 
+/* Steps with a typed result: the table is the schema, and the view may name only what it has. */
+struct typed_row {
+	const char *name;
+	double mbps;
+};
+struct typed_data {
+	struct typed_row *rows;
+	size_t n_rows;
+};
+static const struct ps_field typed_row_f[] = {
+    PS_FIELD(struct typed_row, name, "name"),
+    PS_FIELD(struct typed_row, mbps, "mbps", .decimals = 2, .flags = PS_FLD_NULL),
+};
+static const struct ps_fields typed_row_fields = PS_FIELDS(struct typed_row, typed_row_f);
+static const struct ps_field typed_f[] = {
+    PS_FIELD_ARRAY(struct typed_data, rows, n_rows, "rows", &typed_row_fields),
+};
+static const struct ps_fields typed_fields = PS_FIELDS(struct typed_data, typed_f);
+static const struct ps_col typo_cols[] = {{.path = "/name", .title = "name", .flags = PS_COL_KEY},
+					  {.path = "/mpbs", .title = "MB/s"}};
+static const struct ps_block typo_blocks[] = {
+    {.kind = PS_BLOCK_TABLE, .id = "t", .rows = "/rows", .cols = PS_COLS(typo_cols)}};
+HARNESS_VIEW(s_typed_view, "typed", 1);
+HARNESS_VIEW(s_both_view, "both", 1);
+static const struct ps_view typo_view = {
+    .name = "typo", .version = 1, .blocks = PS_BLOCKS(typo_blocks)};
+static const struct ps_view badrows_view = {
+    .name = "badrows", .version = 1, .blocks = PS_BLOCKS(s_typed_view_blocks)};
+static const struct ps_field badrows_f[] = {
+    PS_FIELD_ARRAY(struct typed_data, rows, n_rows, "lines", &typed_row_fields),
+};
+static const struct ps_fields badrows_fields = PS_FIELDS(struct typed_data, badrows_f);
+#define TYPED(id, nm, vw, res)                                                                     \
+	static const struct ps_step_ops id = {.abi = PS_STEP_ABI,                                  \
+					      .name = nm,                                          \
+					      .plans = PS_PLAN_QUICK,                              \
+					      .data_version = 1,                                   \
+					      .view = &vw,                                         \
+					      .result = &res,                                      \
+					      .run = run_ok}
+TYPED(s_typed, "typed", s_typed_view, typed_fields);
+TYPED(s_typo, "typo", typo_view, typed_fields);
+TYPED(s_badrows, "badrows", badrows_view, badrows_fields);
+TYPED(s_both, "both", s_both_view, typed_fields);
+
 /* Registered through the real section, so ps_registry() sees them. */
 PS_STEP_REGISTER(s_smart);
 PS_STEP_REGISTER(s_inventory);
@@ -103,6 +148,52 @@ static void add_schemas(void)
 	for (size_t i = 0; i < PS_ARRAY_SIZE(names); i++)
 		ps_step_schema_add(names[i], "{\"type\": \"object\"}");
 	ps_step_schema_add("broken", "{\"type\": ");
+	ps_step_schema_add("both", "{\"type\": \"object\"}");
+}
+
+static int typed_run(struct ps_ctx *ctx)
+{
+	struct typed_data *d = ctx->result;
+	struct typed_row *r = ps_fields_grow(&typed_row_fields, &d->rows, &d->n_rows);
+
+	CHECK(ctx->data == NULL); /* a typed step never sees data{} */
+	r->name = "sda";
+	r->mbps = 512.25;
+	r = ps_fields_grow(&typed_row_fields, &d->rows, &d->n_rows);
+	r->name = "sdb"; /* mbps unmeasured: null */
+	return PS_PASS;
+}
+
+static void test_typed(void)
+{
+	struct ps_step_ops ops = s_typed;
+	struct harness h;
+	json_object *rows, *frag;
+	char why[256];
+	double v;
+
+	CHECK(ps_step_valid(&s_typed, why, sizeof(why)));
+	/* a typo in a view path is a refusal at start-up, not a "-" in a report */
+	CHECK(!ps_step_valid(&s_typo, why, sizeof(why)));
+	CHECK(strstr(why, "/mpbs") && strstr(why, "schema"));
+	CHECK(!ps_step_valid(&s_badrows, why, sizeof(why)));
+	CHECK(strstr(why, "/rows") != NULL);
+	/* a figure is named once: a table and //schema: lines is one too many */
+	CHECK(!ps_step_valid(&s_both, why, sizeof(why)));
+	CHECK(strstr(why, "//schema:") != NULL);
+	frag = ps_step_schema_json(&s_typed);
+	CHECK(frag && json_object_get_boolean(ps_json_get(frag, "additionalProperties")) == 0 &&
+	      ps_json_get(frag, "additionalProperties"));
+
+	ops.run = typed_run;
+	harness_init(&h, &ops, "", PS_PLAN_QUICK);
+	CHECK_INT(harness_run(&h), PS_PASS);
+	rows = ps_json_arr(h.data, "rows");
+	CHECK_INT(ps_json_len(rows), 2);
+	CHECK(ps_json_num(ps_json_at(rows, 0), "mbps", &v) && v == 512.25);
+	CHECK(json_object_object_get_ex(ps_json_at(rows, 1), "mbps", NULL) &&
+	      !ps_json_get(ps_json_at(rows, 1), "mbps"));
+	harness_done(&h);
 }
 
 static void test_views_and_schema(void)
@@ -280,6 +371,7 @@ int main(void)
 {
 	add_schemas();
 	test_views_and_schema();
+	test_typed();
 	test_after();
 	test_validate();
 	test_build();

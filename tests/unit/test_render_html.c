@@ -8,10 +8,10 @@
 #include "check.h"
 /* link: steps */
 #include "core/plan.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "report/doc.h"
 #include "report/html.h"
-#include "report/json.h"
+#include "lib/json.h"
 #include "report/report.h"
 
 #include <stdlib.h>

@@ -8,7 +8,7 @@
 #include "check.h"
 /* link: steps */
 #include "core/plan.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "report/doc.h"
 #include "report/report.h"
 
@@ -202,6 +202,60 @@ static void test_wrong_types(void)
 	json_object_put(r);
 }
 
+/*
+ * Nothing measured is never called pass: a port whose link nic_link read but
+ * that nic_loop and mtu could not test (the only NIC of an installed system,
+ * in use), and a drive no smartctl type answered, are listed as not tested
+ * with why; skipped steps are named.
+ */
+static void test_not_tested(void)
+{
+	json_object *r = json_tokener_parse(
+	    "{\"schema_version\":2,\"plan\":\"quick\",\"complete\":true,\"steps\":["
+	    "{\"name\":\"smart\",\"status\":\"skipped\",\"reason\":\"no drive answered\","
+	    "\"findings\":[],\"verdicts\":[{\"kind\":\"drive\",\"device\":\"drive:a\","
+	    "\"subject\":\"sda\",\"status\":\"untested\",\"rule\":\"smart.not_tested\","
+	    "\"message\":\"no SMART data: the USB bridge passes no SMART commands\"}]},"
+	    "{\"name\":\"nic_loop\",\"status\":\"skipped\",\"reason\":\"no port pair\","
+	    "\"findings\":[],\"verdicts\":[{\"kind\":\"nic\",\"device\":\"nic:1\",\"subject\":"
+	    "\"eth0\",\"status\":\"untested\",\"rule\":\"nic_loop.not_tested\",\"message\":"
+	    "\"in use: has address 198.18.0.1/24\"}]},"
+	    "{\"name\":\"mtu\",\"status\":\"skipped\",\"reason\":\"no path\",\"findings\":[],"
+	    "\"verdicts\":[{\"kind\":\"nic\",\"device\":\"nic:1\",\"subject\":\"eth0\","
+	    "\"status\":\"untested\",\"rule\":\"mtu.not_tested\",\"message\":\"in use\"}]},"
+	    "{\"name\":\"nic_link\",\"status\":\"pass\",\"findings\":[],\"verdicts\":["
+	    "{\"kind\":\"nic\",\"device\":\"nic:1\",\"subject\":\"eth0\",\"status\":\"pass\","
+	    "\"rule\":\"nic_link.link\",\"message\":\"link up at 1000 Mb/s full\"}]}]}");
+	struct ps_doc *doc;
+	char *text;
+
+	CHECK(r != NULL);
+	text = ps_report_text(r, ps_views(), 0);
+	check_lines("not tested", text);
+	/* the checks read the wrapped lines joined again */
+	for (char *p = text, *q = text;; p++) {
+		if (*p == '\n' && p[1] == ' ') {
+			while (p[1] == ' ')
+				p++;
+			*p = ' ';
+		}
+		if (!(*q++ = *p))
+			break;
+	}
+	CHECK(strstr(text, "pass 1 nic") == NULL);
+	CHECK(strstr(text, "NOT TESTED nic eth0 by nic_loop, mtu: in use: has address "
+			   "198.18.0.1/24 (nic_link passed what it measured)") != NULL);
+	CHECK(strstr(text, "NOT TESTED drive sda by smart: no SMART data: the USB bridge") != NULL);
+	CHECK(strstr(text, "NOT RUN smart, nic_loop, mtu") != NULL);
+	free(text);
+	doc = ps_doc_build(r, ps_views());
+	CHECK(doc && doc->nverdicts == 2);
+	for (size_t i = 0; doc && i < doc->nverdicts; i++)
+		CHECK(!ps_doc_verdict_passed(&doc->verdicts[i]));
+	ps_doc_free(doc);
+	json_object_put(r);
+}
+
 /* Strings from devices reach the text escaped: no terminal control gets through. */
 static void test_hostile_strings(void)
 {
@@ -266,6 +320,7 @@ int main(void)
 	test_nic_figures();
 	test_wrong_types();
 	test_hostile_strings();
+	test_not_tested();
 	test_cell_extremes();
 	return check_done("test_render_text");
 }

@@ -1,9 +1,9 @@
 /* test_report.c - report skeleton, atomic write and read back, damaged report.json and text,
  * latest report lookup and the machine-id (the text view: test_render_text.c). */
 #include "check.h"
-#include "hw/machine_id.h"
+#include "decode/machine_id.h"
 #include "report/report.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <limits.h>

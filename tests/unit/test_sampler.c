@@ -7,7 +7,7 @@
 #include "record/sampler.h"
 #include "report/report.h"
 #include "report/view.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <stdbool.h>

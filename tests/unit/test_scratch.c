@@ -5,11 +5,12 @@
  * disk image with a partition table and a labelled filesystem in a fixture
  * root whose mountinfo, holders and swaps are made up.
  */
+/* link: steps */
 #include "check.h"
 #include "core/scratch.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "hw/drive_use.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -46,7 +47,7 @@ static void test_parse(void)
 
 	/* probestick.cfg and the kernel command line: one row of the key table */
 	ps_config_defaults(&cfg);
-	CHECK_STR(cfg.surface, "sampled");
+	CHECK_STR(ps_config_text(&cfg, "surface"), "sampled");
 	CHECK_STR(cfg.scratch, "");
 	CHECK(!ps_scratch_named(&cfg));
 	CHECK_INT(ps_config_set(&cfg, "scratch", "S1,S2", why, sizeof(why)), 0);
@@ -56,10 +57,10 @@ static void test_parse(void)
 	CHECK_INT(ps_config_set(&cfg, "surface", "full", why, sizeof(why)), 0);
 	CHECK_INT(ps_config_set(&cfg, "surface", "half", why, sizeof(why)), -EINVAL);
 	CHECK(strstr(why, "sampled, full") != NULL);
-	CHECK_STR(cfg.surface, "full");
+	CHECK_STR(ps_config_text(&cfg, "surface"), "full");
 	ps_config_parse_cmdline(&cfg, "quiet probestick.surface=sampled probestick.scratch=X9",
 				NULL);
-	CHECK_STR(cfg.surface, "sampled");
+	CHECK_STR(ps_config_text(&cfg, "surface"), "sampled");
 	CHECK_STR(cfg.scratch, "X9");
 	CHECK(!ps_scratch_named(NULL));
 }

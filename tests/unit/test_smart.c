@@ -5,9 +5,14 @@
  * out, SAS grown defects, a USB bridge without pass-through, truncated and
  * malformed output), the bridge types tried in turn, identity through a
  * bridge, the full plan's self-tests (pass, fail, timeout, abort) and a
- * missing smartctl.
+ * missing smartctl; real drives of the replay corpus (tests/realworld/smart/)
+ * for the rules it brought: NVMe media errors, no health status, no identity,
+ * power-on hours from attribute 9, smartctl's exit bits, a raw value out of
+ * range, a vendor's reused attribute id, the USB bridge named only as the
+ * cause.
  */
 #include "check.h"
+#include "hw/drive_identity.h"
 #include "step_harness.h"
 
 #include "../../userland/steps/smart.c"
@@ -15,7 +20,8 @@
 #include <math.h>
 #include <stdlib.h>
 
-#define FX FIXTURES "/smartctl/"
+#define FX     FIXTURES "/smartctl/"
+#define CORPUS "../../realworld/smart/corpus/json/"
 
 /* What the fake smartctl answers for one drive. NULL: no output, exit 2. */
 struct fake {
@@ -28,7 +34,7 @@ struct fake {
 	int nvme_result;  /* result when done; -1 never finishes */
 	int64_t nvme_lba; /* failing LBA, or -1 */
 	/* what the step did */
-	int x_calls, polls_done, aborts, dst_starts, dst_aborts, log_reads;
+	int x_calls, i_calls, polls_done, aborts, dst_starts, dst_aborts, log_reads;
 	const char *types_seen[8];
 };
 
@@ -103,6 +109,16 @@ static int fake_smartctl(void *arg, const char *const *argv, double t, struct ps
 	CHECK(f != NULL);
 	if (!f)
 		return -EIO;
+	if (strcmp(cmd, "-i") ==
+	    0) { /* the inventory's identity correction (hw/drive_identity.c) */
+		for (size_t i = 0; i < 5; i++)
+			if ((!type && !types[i]) || (type && types[i] && !strcmp(type, types[i]))) {
+				f->i_calls++;
+				return answer(f->x[i], out);
+			}
+		CHECK(0);
+		return -EINVAL;
+	}
 	if (strcmp(cmd, "-x") == 0) {
 		for (size_t i = 0; i < 5; i++)
 			if ((!type && !types[i]) || (type && types[i] && !strcmp(type, types[i]))) {
@@ -342,7 +358,7 @@ static void test_rules(void)
 	CHECK_STR(verdict_of(&h, "sdj"), "pass");
 
 	/* seed 002: 2015 reallocated sectors, saturated: fail; its twin with 20: warn */
-	check_figure(finding(&h, "smart.reallocated", "sdb"), "fail", 2015, REALLOC_FAIL,
+	check_figure(finding(&h, "smart.reallocated", "sdb"), "fail", 2015, PS_SMART_REALLOC_FAIL,
 		     "sectors");
 	CHECK(finding(&h, "smart.overall_failed", "sdb") != NULL);
 	CHECK(finding(&h, "smart.attribute_failing", "sdb") != NULL);
@@ -366,12 +382,12 @@ static void test_rules(void)
 	CHECK(finding(&h, "smart.overall_failed", "nvme0n1") == NULL);
 	CHECK_STR(verdict_of(&h, "nvme0n1"), "fail");
 	/* NVMe worn out: percentage used >= 100 and spare below threshold */
-	check_figure(finding(&h, "smart.nvme_worn_out", "nvme1n1"), "fail", 104, 100, "%");
+	check_figure(finding(&h, "smart.nvme_worn_out", "nvme1n1"), "warn", 104, 100, "%");
 	check_figure(finding(&h, "smart.nvme_spare", "nvme1n1"), "fail", 3, 10, "%");
 	CHECK_INT(json_object_get_int(ps_json_ptr(drive_data(&h, "nvme1n1"), "/nvme/media_errors")),
 		  12);
 	/* SAS: 150 grown defects fail, uncorrected reads warn; the healthy one's 56 warn */
-	check_figure(finding(&h, "smart.grown_defects", "sdf"), "fail", 150, REALLOC_FAIL,
+	check_figure(finding(&h, "smart.grown_defects", "sdf"), "fail", 150, PS_SMART_REALLOC_FAIL,
 		     "sectors");
 	check_figure(finding(&h, "smart.uncorrected_errors", "sdf"), "warn", 3, 0, "errors");
 	check_figure(finding(&h, "smart.grown_defects", "sdk"), "warn", 56, 0, "sectors");
@@ -391,8 +407,8 @@ static void test_rules(void)
 	CHECK(strstr(ps_json_str(x, "no_smart_reason"), "USB bridge passes no SMART") != NULL);
 	CHECK(strstr(ps_json_str(x, "no_smart_reason"), "sntjmicron: Read NVMe Identify") != NULL);
 	CHECK_STR(ps_json_str(finding(&h, "smart.no_smart", "sdg"), "severity"), "info");
-	CHECK_STR(verdict_of(&h, "sdg"), "none");
-	CHECK_STR(verdict_of(&h, "vda"), "none");
+	CHECK_STR(verdict_of(&h, "sdg"), "untested");
+	CHECK_STR(verdict_of(&h, "vda"), "untested");
 	CHECK(strstr(ps_json_str(drive_data(&h, "vda"), "no_smart_reason"), "virtio") != NULL);
 
 	/* truncated and malformed output: a finding about the step, the text kept */
@@ -401,7 +417,7 @@ static void test_rules(void)
 	CHECK(x && ps_json_get(x, "kind") == NULL);
 	CHECK(strstr(ps_json_str(drive_data(&h, "sdh"), "no_smart_reason"), "truncated") != NULL);
 	CHECK(ps_json_str(drive_data(&h, "sdi"), "smartctl_text") != NULL);
-	CHECK_STR(verdict_of(&h, "sdh"), "none");
+	CHECK_STR(verdict_of(&h, "sdh"), "untested");
 
 	/* the boot stick is never a target */
 	CHECK_STR(ps_json_str(drive_data(&h, "stick"), "skipped_reason"),
@@ -412,7 +428,11 @@ static void test_rules(void)
 	harness_done(&h);
 }
 
-/* Behind a USB bridge, sat answers with the drive's own identity: it wins. */
+/*
+ * Behind a USB bridge, sat answers with the drive's own identity: the
+ * inventory takes it before it is frozen (hw/drive_identity.c), and the smart
+ * step's identity table shows both, smartctl's used.
+ */
 static void test_bridge_identity(void)
 {
 	struct fake f[] = {{.name = "sdb", .x = {"qemu-usb-auto.json", "smart-ata.json"}}};
@@ -424,6 +444,17 @@ static void test_bridge_identity(void)
 	snprintf(d[0].firmware, sizeof(d[0].firmware), "0100");
 	fakes = f;
 	n_fakes = 1;
+	/* the inventory phase: -i through each bridge type until one answers */
+	CHECK_INT(ps_drive_smartctl_identity(&d[0], "", fake_smartctl, NULL), 1);
+	CHECK_INT(f[0].i_calls, 2);
+	/* the inventory now carries the drive's identity; its stable id is unchanged */
+	CHECK_STR(d[0].model, "WDC WD140EDFZ-11A0VA0");
+	CHECK_STR(d[0].firmware, "81.00A81");
+	CHECK_STR(d[0].serial, "9RK1XXXX");
+	CHECK_STR(d[0].identity_source, "smartctl");
+	CHECK_STR(d[0].serial_source, "smartctl");
+	CHECK_STR(d[0].sysfs_model, "Generic Bridge");
+	CHECK_STR(d[0].id, "drive:test:sdb");
 	run_step(&h, PS_PLAN_QUICK, d, 1);
 	CHECK_INT(f[0].x_calls, 2);
 	x = drive_data(&h, "sdb");
@@ -431,13 +462,7 @@ static void test_bridge_identity(void)
 	CHECK_STR(json_object_get_string(ps_json_ptr(x, "/identity/used")), "smartctl");
 	CHECK_STR(json_object_get_string(ps_json_ptr(x, "/identity/inventory_model")),
 		  "Generic Bridge");
-	/* the inventory now carries the drive's identity; its stable id is unchanged */
-	CHECK_STR(h.inv.drives[0].model, "WDC WD140EDFZ-11A0VA0");
-	CHECK_STR(h.inv.drives[0].firmware, "81.00A81");
-	CHECK_STR(h.inv.drives[0].serial, "9RK1XXXX");
-	CHECK_STR(h.inv.drives[0].identity_source, "smartctl");
-	CHECK_STR(h.inv.drives[0].serial_source, "smartctl");
-	CHECK_STR(h.inv.drives[0].id, "drive:test:sdb");
+	CHECK_STR(json_object_get_string(ps_json_ptr(x, "/identity/inventory_source")), "scsi");
 	CHECK(finding(&h, "smart.identity_differs", NULL) == NULL);
 	CHECK_STR(verdict_of(&h, "sdb"), "pass");
 	harness_done(&h);
@@ -445,9 +470,135 @@ static void test_bridge_identity(void)
 	/* on a SATA port a difference is noted, and smartctl still wins */
 	d[0] = mk("sda", PS_TR_SATA, "WDC WD140EDFZ-11A0V", "9RK1XXXX");
 	f[0] = (struct fake){.name = "sda", .x = {"smart-ata.json"}};
+	CHECK_INT(ps_drive_smartctl_identity(&d[0], "", fake_smartctl, NULL), 1);
+	CHECK_STR(d[0].model, "WDC WD140EDFZ-11A0VA0");
 	run_step(&h, PS_PLAN_QUICK, d, 1);
 	CHECK(finding(&h, "smart.identity_differs", "sda") != NULL);
-	CHECK_STR(h.inv.drives[0].model, "WDC WD140EDFZ-11A0VA0");
+	harness_done(&h);
+
+	/* no smartctl: nothing corrected, and the caller hears it */
+	d[0] = mk("sda", PS_TR_SATA, "WDC WD140EDFZ-11A0V", "9RK1XXXX");
+	missing_smartctl = true;
+	CHECK_INT(ps_drive_smartctl_identity(&d[0], "", fake_smartctl, NULL), -ENOENT);
+	missing_smartctl = false;
+	CHECK_STR(d[0].model, "WDC WD140EDFZ-11A0V");
+}
+
+/* One ATA attribute row of smartctl's JSON. */
+#define ATTR(id, name, val, thr, when, pre, raw, rawstr)                                           \
+	"{\"id\":" #id ",\"name\":\"" name "\",\"value\":" #val ",\"worst\":" #val                 \
+	",\"thresh\":" #thr ",\"when_failed\":\"" when "\",\"flags\":{\"prefailure\":" pre "},"    \
+	"\"raw\":{\"value\":" raw ",\"string\":\"" rawstr "\"}}"
+#define ATA_DOC(exit, status, attrs, rest)                                                         \
+	"{\"smartctl\":{\"version\":[7,3],\"exit_status\":" #exit "},\"device\":{\"protocol\":"    \
+	"\"ATA\",\"type\":\"sat\"},\"model_name\":\"X\",\"serial_number\":\"S\"" status            \
+	",\"ata_smart_attributes\":{\"table\":[" attrs "]}" rest "}"
+
+static void test_realworld(void)
+{
+	struct fake f[] = {
+	    {.name = "nvme0n1", .x = {CORPUS "scrutiny-smart-nvme-failed.json"}},
+	    {.name = "sda", .x = {CORPUS "scrutiny-smart-sat.json"}},
+	    {.name = "sdb", .x = {CORPUS "scrutiny-smart-fail2.json"}},
+	    /* a 30-digit raw with no string: unknown, never 2^63-1 */
+	    {.name = "sdc",
+	     .x = {"!" ATA_DOC(0, ",\"smart_status\":{\"passed\":true}",
+			       ATTR(5, "Reallocated_Sector_Ct", 100, 10, "", "true",
+				    "123456789012345678901234567890", ""),
+			       "")}},
+	    /* exit bit 3 (DISK FAILING) without a smart_status; a Crucial MX500's 197 */
+	    {.name = "sdd",
+	     .x = {"!" ATA_DOC(
+		 8, "", ATTR(197, "Bogus_Current_Pend_Sect", 100, 0, "", "false", "1", "1"), "")}},
+	    /* a failed self-test outdated by a later extended one that passed */
+	    {.name = "sde",
+	     .x = {"!" ATA_DOC(
+		 0, ",\"smart_status\":{\"passed\":true}",
+		 ATTR(9, "Power_On_Hours", 90, 0, "", "false", "167031278144165",
+		      "2725 (151 234 0)"),
+		 ",\"ata_smart_self_test_log\":{\"extended\":{\"table\":["
+		 "{\"type\":{\"string\":\"Extended offline\"},\"status\":{\"value\":0,"
+		 "\"string\":\"Completed without error\",\"passed\":true},\"lifetime_hours\":90},"
+		 "{\"type\":{\"string\":\"Short offline\"},\"status\":{\"value\":114,\"string\":"
+		 "\"Completed: read "
+		 "failure\",\"passed\":false},\"lifetime_hours\":80,\"lba\":7}]}}")}},
+	    /* the same failure, newest: the drive failed its own test */
+	    {.name = "sdf",
+	     .x = {"!" ATA_DOC(
+		 128, ",\"smart_status\":{\"passed\":true}", "",
+		 ",\"ata_smart_self_test_log\":{\"standard\":{\"table\":["
+		 "{\"type\":{\"string\":\"Short offline\"},\"status\":{\"value\":114,\"string\":"
+		 "\"Completed: read "
+		 "failure\",\"passed\":false},\"lifetime_hours\":80,\"lba\":7}]}}")}},
+	    /* a USB drive whose bridge reaches it: the drive has no SMART, the bridge is fine */
+	    {.name = "sdg",
+	     .x = {"qemu-usb-auto.json",
+		   "!{\"smartctl\":{\"version\":[7,3],\"exit_status\":4},\"device\":{\"protocol\":"
+		   "\"ATA\",\"type\":\"sat\"},\"model_name\":\"Flash Disk\",\"smart_support\":"
+		   "{\"available\":false}}",
+		   "qemu-usb-sntjmicron.json", "qemu-usb-sntrealtek.json",
+		   "qemu-usb-sntasmedia.json"}},
+	};
+	struct ps_drive d[] = {
+	    mk("nvme0n1", PS_TR_NVME, "Samsung SSD 970 EVO 500GB", "S466NX0M776250H"),
+	    mk("sda", PS_TR_SATA, "ST2000DM001", ""),
+	    mk("sdb", PS_TR_USB, "USB bridge", ""),
+	    mk("sdc", PS_TR_SATA, "X", "S"),
+	    mk("sdd", PS_TR_SATA, "X", "S"),
+	    mk("sde", PS_TR_SATA, "X", "S"),
+	    mk("sdf", PS_TR_SATA, "X", "S"),
+	    mk("sdg", PS_TR_USB, "USB Flash Disk", ""),
+	};
+	struct harness h;
+	json_object *x;
+	const char *ex = NULL;
+
+	fakes = f;
+	n_fakes = PS_ARRAY_SIZE(f);
+	run_step(&h, PS_PLAN_QUICK, d, PS_ARRAY_SIZE(d));
+
+	/* the 970 EVO with 7 media errors is not pass; its 62 error-log entries are reported */
+	check_figure(finding(&h, "smart.nvme_media_errors", "nvme0n1"), "warn", 7, 0, "errors");
+	CHECK_STR(ps_json_str(finding(&h, "smart.nvme_error_log", "nvme0n1"), "severity"), "info");
+	CHECK_STR(verdict_of(&h, "nvme0n1"), "warn");
+
+	/* smartctl -A through SAT: no identity, no health status, hours from attribute 9 */
+	x = drive_data(&h, "sda");
+	CHECK_STR(ps_json_str(x, "verdict"), "pass");
+	CHECK_INT(json_object_get_int(ps_json_get(x, "power_on_hours")), 2725);
+	CHECK(strstr(json_object_get_string(ps_json_ptr(x, "/identity/why")), "no identity") !=
+	      NULL);
+	CHECK_STR(json_object_get_string(ps_json_ptr(x, "/identity/used")), "inventory");
+	CHECK_STR(h.inv.drives[1].model, "ST2000DM001");
+	for (size_t i = 0; i < ps_json_len(h.run.examined); i++)
+		if (!strcmp(ps_json_str_or(ps_json_at(h.run.examined, i), "subject", ""), "sda"))
+			ex = ps_json_str(ps_json_at(h.run.examined, i), "message");
+	CHECK(ex && strstr(ex, "no health status") && !strstr(ex, "shows no fault"));
+
+	/* exit 216 through a JMicron bridge: FAILED, attribute 5 failing, error log read */
+	CHECK(finding(&h, "smart.overall_failed", "sdb") != NULL);
+	CHECK_STR(ps_json_str(finding(&h, "smart.attribute_failing", "sdb"), "severity"), "fail");
+	check_figure(finding(&h, "smart.error_log", "sdb"), "info", 56, NAN, "errors");
+	CHECK_STR(verdict_of(&h, "sdb"), "fail");
+
+	/* out of range is unknown: no reallocated finding, a null count */
+	CHECK(finding(&h, "smart.reallocated", "sdc") == NULL);
+	CHECK(ps_json_ptr(drive_data(&h, "sdc"), "/ata/reallocated") == NULL);
+	CHECK_STR(verdict_of(&h, "sdc"), "pass");
+
+	/* exit bit 3 alone fails the drive; a 197 the database calls bogus is not judged */
+	CHECK(finding(&h, "smart.overall_failed", "sdd") != NULL);
+	CHECK(finding(&h, "smart.pending", "sdd") == NULL);
+
+	/* the self-test log: an outdated failure is not judged, a standing one fails */
+	CHECK(finding(&h, "smart.self_test_log", "sde") == NULL);
+	CHECK_INT(json_object_get_int(ps_json_get(drive_data(&h, "sde"), "power_on_hours")), 2725);
+	check_figure(finding(&h, "smart.self_test_log", "sdf"), "fail", 7, NAN, "LBA");
+
+	/* the bridge reached the drive: its own missing SMART is the reason, not the bridge */
+	x = drive_data(&h, "sdg");
+	CHECK(strstr(ps_json_str(x, "no_smart_reason"), "has no SMART") != NULL);
+	CHECK(strstr(ps_json_str(x, "no_smart_reason"), "bridge passes no SMART") == NULL);
 	harness_done(&h);
 }
 
@@ -585,6 +736,30 @@ static void test_missing(void)
 	CHECK_INT(h.status, PS_SKIPPED);
 	CHECK_INT(f[0].x_calls, 0);
 	harness_done(&h);
+
+	/* no drive answered: nothing was measured, so the step is skipped, never a pass;
+	 * a USB device smartctl could not open is not the bridge's fault */
+	{
+		static const char *gone =
+		    "!{\"smartctl\":{\"version\":[7,3],\"exit_status\":2,\"messages\":[{"
+		    "\"string\":\"Smartctl open device: /dev/sdz [SAT] failed: No such device\","
+		    "\"severity\":\"error\"}]}}";
+		struct fake g[] = {{.name = "vda", .x = {"qemu-virtio.json"}},
+				   {.name = "sdz", .x = {gone, gone, gone, gone, gone}}};
+		struct ps_drive e[] = {mk("vda", PS_TR_VIRTIO, "", ""),
+				       mk("sdz", PS_TR_USB, "USB bridge", "")};
+
+		fakes = g;
+		n_fakes = PS_ARRAY_SIZE(g);
+		run_step(&h, PS_PLAN_QUICK, e, PS_ARRAY_SIZE(e));
+		CHECK_INT(h.status, PS_SKIPPED);
+		CHECK(strstr(h.run.reason, "no drive answered smartctl (2 tried)") != NULL);
+		CHECK_STR(verdict_of(&h, "vda"), "untested");
+		CHECK_STR(verdict_of(&h, "sdz"), "untested");
+		CHECK(strstr(ps_json_str(drive_data(&h, "sdz"), "no_smart_reason"),
+			     "bridge passes no SMART") == NULL);
+		harness_done(&h);
+	}
 }
 
 int main(void)
@@ -592,6 +767,7 @@ int main(void)
 	smart_backend = &fake_backend;
 	test_rules();
 	test_bridge_identity();
+	test_realworld();
 	test_self_tests();
 	test_missing();
 	return check_done("test_smart");

@@ -1,9 +1,9 @@
-/* test_smart_json.c - the smartctl JSON parser (hw/smart_json.c) on recorded
+/* test_smart_json.c - the smartctl JSON parser (decode/smart_json.c) on recorded
  * output of real drives and of QEMU's, and on damaged text; the NVMe
  * self-test log and Identify decoders (hw/nvme_selftest.c). */
 #include "check.h"
-#include "core/util.h"
-#include "hw/smart.h"
+#include "lib/util.h"
+#include "hw/smartctl.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* test_smbios17.c - SMBIOS type 17 decoder over raw structures as firmware ships them. */
 #include "check.h"
-#include "hw/decode.h"
+#include "decode/decode.h"
 
 #include <errno.h>
 #include <stdint.h>

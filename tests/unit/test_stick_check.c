@@ -3,8 +3,8 @@
  * and the check-repair-check sequence on a fake fsck.fat. */
 #include "check.h"
 #include "boot/stick_check.h"
-#include "report/json.h"
-#include "core/util.h"
+#include "lib/json.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -4,8 +4,8 @@
  * never remounted. Remounts go to a fake here; the real ones run in the boot
  * test (tests/boot/test_powercut). */
 #include "check.h"
-#include "core/store.h"
-#include "core/util.h"
+#include "lib/store.h"
+#include "lib/util.h"
 
 #include <dirent.h>
 #include <errno.h>

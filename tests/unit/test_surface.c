@@ -171,7 +171,7 @@ static void run_scan(struct harness *h, const struct ps_drive *d, size_t n, cons
 	static struct ps_config cfg;
 
 	ps_config_defaults(&cfg);
-	snprintf(cfg.surface, sizeof(cfg.surface), "%s", mode);
+	ps_config_set(&cfg, "surface", mode, (char[128]){0}, 128);
 	harness_init(h, &surface_ops, root, PS_PLAN_FULL);
 	h->ctx.cfg = &cfg;
 	h->inv.drives = calloc(n, sizeof(*d));

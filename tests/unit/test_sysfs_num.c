@@ -7,7 +7,7 @@
 #include "check.h"
 #include "tree.h"
 
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -1,6 +1,6 @@
 /* test_sysfs_path.c - PCI ancestors and disk transports from real /sys/devices paths. */
 #include "check.h"
-#include "hw/decode.h"
+#include "decode/decode.h"
 
 #include <errno.h>
 

@@ -7,8 +7,8 @@
 #include "check.h"
 /* link: steps */
 #include "cli/ui.h"
-#include "core/util.h"
-#include "report/json.h"
+#include "lib/util.h"
+#include "lib/json.h"
 
 #include <fcntl.h>
 #include <math.h>

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define FILE_SIZE (1048576 + 12345) /* not a multiple of any block size */
@@ -372,6 +373,73 @@ static void test_open(void)
 	close(fd);
 }
 
+static double mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* A drive that answers nothing: a pipe no one writes to, until the stop check does. */
+struct silent_drive {
+	int wfd;
+	unsigned int checks;
+	double first_check_s, t0;
+};
+
+static bool feed_on_check(void *arg)
+{
+	struct silent_drive *d = arg;
+	char buf[4 * 4096];
+
+	if (d->checks++ == 0) {
+		d->first_check_s = mono_s() - d->t0;
+		memset(buf, 0x5a, sizeof(buf));
+		CHECK(write(d->wfd, buf, sizeof(buf)) == (ssize_t)sizeof(buf));
+	}
+	return false;
+}
+
+static void test_silent_drive(void)
+{
+	struct silent_drive d = {0};
+	struct ps_uio_result r;
+	struct ps_lat_hist lat;
+	int p[2];
+
+	CHECK(pipe(p) == 0);
+	ps_lat_init(&lat);
+	d.wfd = p[1];
+	d.t0 = mono_s();
+	{
+		/* four reads in flight and nothing completing: only the engine's own
+		 * timer can wake it for the stop check, which then feeds the pipe */
+		struct ps_uio_job j = {.fd = p[0],
+				       .size = 1 << 20,
+				       .length = 4 * 4096,
+				       .bs = 4096,
+				       .qd = 4,
+				       .check_ms = 30,
+				       .should_stop = feed_on_check,
+				       .stop_arg = &d,
+				       .lat = &lat};
+
+		alarm(20); /* a lost wake-up hangs: fail instead */
+		CHECK_INT(ps_uio_read(&j, &r), 0);
+		alarm(0);
+	}
+	CHECK(d.checks >= 1);
+	CHECK(d.first_check_s >= 0.025);
+	CHECK_INT(r.ios, 4);
+	CHECK_INT(r.bytes, 4 * 4096);
+	/* each read waited for the feed: its latency covers the silent 30 ms */
+	CHECK_INT(lat.count, 4);
+	CHECK(lat.min_ns >= 25000000);
+	close(p[0]);
+	close(p[1]);
+}
+
 /* Real tmpfs: refused O_DIRECT (before 6.6) falls back; accepted, it reads. */
 static void test_tmpfs(void)
 {
@@ -418,6 +486,7 @@ int main(void)
 	test_bad_jobs(fd);
 	test_stop_and_budget(fd);
 	close(fd);
+	test_silent_drive();
 	test_open();
 	test_tmpfs();
 	unlink(path);

@@ -1,7 +1,7 @@
 /* coldplug.c - find every device's modalias in sysfs and load its driver through
  * libkmod, again and again while loading drivers makes new devices appear. */
 #include "boot/coldplug.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -267,17 +267,14 @@ static void load_alias(struct kmod_ctx *ctx, const char *alias, struct result *r
 }
 
 /*
- * Modules no device alias names: probestick.ko itself; drivetemp, the
- * SATA/SAS drives' temperature sensors (it attaches to every disk, SCT
- * capable or not, and has no modalias); and the Super I/O hardware monitors
- * of desktop and server boards (fans, board temperatures, voltages), which
- * find their chip by probing the Super I/O ports at 0x2e/0x4e, as
- * sensors-detect does: Nuvoton (nct6775, which also drives the NCT67xx
- * successors, and nct6683), ITE (it87), Fintek (f71882fg), Winbond
- * (w83627ehf). On a board without the chip each ends with ENODEV: "unused".
+ * Modules no device alias names: drivetemp, the SATA/SAS drives'
+ * temperature sensors (it attaches to every disk, SCT capable or not, and
+ * has no modalias), then the board's Super I/O hardware monitor (fans,
+ * board temperatures, voltages: superio_load.c decides which), then
+ * probestick.ko itself.
  */
-static const char *const by_name[] = {"drivetemp", "nct6775",	"nct6683",   "it87",
-				      "f71882fg",  "w83627ehf", "probestick"};
+static const char *const by_name_first[] = {"drivetemp"};
+static const char *const by_name_last[] = {"probestick"};
 
 static void load_named(struct kmod_ctx *ctx, const char *name, struct result *res)
 {
@@ -337,7 +334,7 @@ int ps_coldplug_run(const struct ps_coldplug_opts *o, struct ps_coldplug_result 
 	char modules[PATH_MAX];
 	const char *dir = o->modules_dir;
 	struct kmod_ctx *ctx;
-	json_object *doc;
+	json_object *doc, *superio;
 	int ret = 0, rounds = 0;
 
 	if (!dir && o->root && *o->root) {
@@ -380,12 +377,16 @@ int ps_coldplug_run(const struct ps_coldplug_opts *o, struct ps_coldplug_result 
 			break;
 		usleep((useconds_t)(ROUND_S * 1e6));
 	}
-	for (size_t i = 0; ctx && i < sizeof(by_name) / sizeof(by_name[0]); i++)
-		load_named(ctx, by_name[i], &res);
+	for (size_t i = 0; ctx && i < PS_ARRAY_SIZE(by_name_first); i++)
+		load_named(ctx, by_name_first[i], &res);
+	superio = ctx ? ps_superio_load(ctx, o->root, res.loaded, res.unused, res.failed) : NULL;
+	for (size_t i = 0; ctx && i < PS_ARRAY_SIZE(by_name_last); i++)
+		load_named(ctx, by_name_last[i], &res);
 	doc = json_object_new_object();
 	json_object_object_add(doc, "loaded", res.loaded);
 	json_object_object_add(doc, "failed", res.failed);
 	json_object_object_add(doc, "unused", res.unused);
+	json_object_object_add(doc, "superio", superio);
 	json_object_object_add(
 	    doc, "duration_s",
 	    json_object_new_double((double)(long long)((ps_mono_now() - t0) * 10 + 0.5) / 10));

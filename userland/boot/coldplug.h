@@ -46,4 +46,15 @@ struct ps_coldplug_result {
  * puts out->doc. */
 int ps_coldplug_run(const struct ps_coldplug_opts *o, struct ps_coldplug_result *out);
 
+/*
+ * The board's Super I/O hardware monitor (superio_load.c): its chip ID read
+ * through root's /dev/port decides the driver (by name for every one when
+ * the ports are refused); a driver that attaches to nothing is unloaded
+ * with its helpers. Module names go to loaded, unused and failed ({module,
+ * error}) as the rest of coldplug's; returns coldplug.json's "superio".
+ */
+struct kmod_ctx;
+json_object *ps_superio_load(struct kmod_ctx *ctx, const char *root, json_object *loaded,
+			     json_object *unused, json_object *failed);
+
 #endif

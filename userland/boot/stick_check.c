@@ -4,8 +4,8 @@
  * away once the stick is mounted (boot/stick_check.h).
  */
 #include "boot/stick_check.h"
-#include "core/store.h"
-#include "report/json.h"
+#include "lib/store.h"
+#include "lib/json.h"
 
 #include <errno.h>
 #include <limits.h>

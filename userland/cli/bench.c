@@ -1,10 +1,11 @@
 /* bench.c - `probestick bench probes`: random reads with the module's probes off
- * and on, through our io_uring engine and through fio, interleaved, as ratios. */
+ * and on, through our io_uring engine and through fio, in judged pairs. */
 #include "cli/bench.h"
-#include "core/util.h"
+#include "lib/stats.h"
+#include "lib/util.h"
 #include "engines/io/uring_io.h"
 #include "record/kcapture.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -19,20 +20,24 @@
 #include <unistd.h>
 
 #define GOAL_RATIO 0.97
-#define MAX_RUNS   100
+#define MAX_PAIRS  500
 
 static const char usage[] =
-    "usage: probestick bench probes [--dev PATH] [--runs N] [--seconds S] [--qd N]\n"
-    "                               [--bs BYTES] [--fio PATH|none] [--json PATH]\n"
-    "       probestick bench mem --help  (triad beside likwid-bench or stress-ng)\n"
+    "usage: probestick bench probes [--dev PATH] [--pairs N] [--seconds S] [--cap S]\n"
+    "                               [--qd N] [--bs BYTES] [--fio PATH|none]\n"
+    "                               [--json PATH]\n"
+    "       probestick bench engine --help  (our io_uring engine against fio)\n"
+    "       probestick bench mem --help     (triad beside likwid-bench or stress-ng)\n"
+    "       probestick bench net --help     (TCP over veth against iperf3)\n"
     "\n"
     "  Random O_DIRECT reads of BS bytes at queue depth QD on PATH (default\n"
-    "  /dev/nullb0), N runs of S seconds with the probes off (no capture window)\n"
-    "  and N with a window of every probe open (default 6 each, 5 s), interleaved\n"
-    "  off, on, off, on so that drift touches both; then the same with fio\n"
-    "  (io_uring engine) unless --fio none. Prints IOPS per run, medians, the\n"
-    "  on/off ratio (goal >= 0.97) and the cost of one probe event in ns.\n"
-    "  Only reads: the device is never written.\n";
+    "  /dev/nullb0) in pairs of runs of S seconds (default 5): one with a capture\n"
+    "  window of every probe open, one with no probe patched in, the one that\n"
+    "  goes first alternating; through our engine, then through fio (io_uring)\n"
+    "  unless --fio none. The median pair ratio on/off and its 95% interval are\n"
+    "  judged against the goal >= 0.97 from N pairs on (default 6), going on\n"
+    "  while undecided up to a cap of S seconds per tool (default 300); then the\n"
+    "  cost of one probe event in ns. Only reads: the device is never written.\n";
 
 enum tool { TOOL_OURS, TOOL_FIO, NR_TOOLS };
 static const char *const tool_names[NR_TOOLS] = {"probestick", "fio"};
@@ -41,7 +46,7 @@ struct bench_opts {
 	const char *dev;
 	const char *fio; /* NULL: no fio */
 	const char *json;
-	unsigned int runs, qd, bs;
+	unsigned int pairs, cap, qd, bs;
 	double seconds;
 };
 
@@ -63,19 +68,30 @@ struct run {
 
 /* ----------------------------------------------------------- pure parts -- */
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 void ps_bench_stats(double *v, size_t n, double *median, double *min, double *max)
 {
-	qsort(v, n, sizeof(*v), cmp_double);
-	*min = v[0];
-	*max = v[n - 1];
-	*median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	struct ps_run_summary s;
+
+	ps_run_summary(v, n, &s); /* the one median (lib/stats.c) */
+	*min = s.min;
+	*max = s.max;
+	*median = s.median;
+}
+
+double ps_bench_median(const double *v, size_t n)
+{
+	double *s = malloc((n ? n : 1) * sizeof(*s)), med = NAN, mn, mx;
+	size_t k = 0;
+
+	if (!s)
+		return NAN;
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(v[i]) && v[i] > 0)
+			s[k++] = v[i];
+	if (k)
+		ps_bench_stats(s, k, &med, &mn, &mx);
+	free(s);
+	return med;
 }
 
 double ps_bench_cost_ns(double iops_off, double iops_on, double events_per_io)
@@ -83,62 +99,6 @@ double ps_bench_cost_ns(double iops_off, double iops_on, double events_per_io)
 	if (!(iops_off > 0) || !(iops_on > 0) || !(events_per_io > 0))
 		return NAN;
 	return (1.0 / iops_on - 1.0 / iops_off) * 1e9 / events_per_io;
-}
-
-enum ps_bench_verdict ps_bench_judge(double ratio, double spread, unsigned int runs_off,
-				     unsigned int runs_on, double goal, char *why, size_t len)
-{
-	if (!runs_on || !runs_off) {
-		snprintf(why, len, "not measurable here: no run with the probes %s",
-			 runs_on ? "off"
-				 : "on (probestick.ko is not loaded, or its windows failed)");
-		return PS_BENCH_NOT_MEASURABLE;
-	}
-	return ps_bench_judge_ratio("on/off", ratio, spread, runs_off, runs_on, goal, why, len);
-}
-
-enum ps_bench_verdict ps_bench_judge_ratio(const char *what, double ratio, double spread,
-					   unsigned int runs_a, unsigned int runs_b, double goal,
-					   char *why, size_t len)
-{
-	double lo = ratio * (1 - spread), hi = ratio * (1 + spread);
-
-	if (runs_a < 2 || runs_b < 2 || isnan(ratio) || isnan(spread)) {
-		snprintf(why, len,
-			 "not measurable here: %u and %u run(s) give no spread "
-			 "(two of each at least)",
-			 runs_a, runs_b);
-		return PS_BENCH_NOT_MEASURABLE;
-	}
-	if (lo >= goal) {
-		snprintf(why, len,
-			 "met: %s %.4f >= %.2f, and so is its low end %.4f (spread %.1f%%)", what,
-			 ratio, goal, lo, spread * 100);
-		return PS_BENCH_MET;
-	}
-	if (hi < goal) {
-		snprintf(why, len,
-			 "missed: %s %.4f < %.2f, and so is its high end %.4f (spread %.1f%%)",
-			 what, ratio, goal, hi, spread * 100);
-		return PS_BENCH_MISSED;
-	}
-	snprintf(why, len,
-		 "not measurable here: %s %.4f with a run-to-run spread of %.1f%% spans %.4f to "
-		 "%.4f, on both sides of the goal %.2f",
-		 what, ratio, spread * 100, lo, hi, goal);
-	return PS_BENCH_NOT_MEASURABLE;
-}
-
-const char *ps_bench_verdict_name(enum ps_bench_verdict v)
-{
-	switch (v) {
-	case PS_BENCH_MET:
-		return "met";
-	case PS_BENCH_MISSED:
-		return "missed";
-	default:
-		return "not measurable here";
-	}
 }
 
 int ps_bench_parse_fio(const char *json, double *iops, uint64_t *ios)
@@ -402,213 +362,76 @@ static void run_one(const struct bench_opts *o, int module_fd, struct run *r)
 	json_object_put(probes);
 }
 
-/* ------------------------------------------------------------ summary -- */
+/* ---------------------------------------------------------- one tool -- */
 
-struct summary {
-	unsigned int n[2]; /* runs with a figure, off and on */
-	double med[2], min[2], max[2];
-	double ratio;	      /* median on / median off */
-	double paired[3];     /* median, min, max of on/off within each round */
-	double noise;	      /* largest (max - min) / median of the two modes */
-	double events_per_io; /* over every on run */
-	double cost_ns;
-	bool cost_is_noise;	   /* the difference it stands on is within the spread */
-	struct ps_bench_events ev; /* summed over the on runs */
+/* One tool's pairs: what the pair runner calls back with, and the on runs' events. */
+struct tool_run {
+	const struct bench_opts *o;
+	enum tool tool;
+	int module_fd;
+	struct ps_bench_events ev; /* summed over the on runs with a figure */
 	uint64_t ios_on;
 };
 
-/* Each on run against the off run just before it: drift between rounds
- * cancels out of these, which the medians of all runs cannot do. */
-static void paired_ratios(const struct run *runs, size_t nruns, enum tool t, double *v,
-			  double out[3])
+/* Side 0: a run with every probe on (A); side 1: with none patched in (B). */
+static double run_side(void *arg, int side, char *why, size_t len)
 {
-	double off = 0;
-	unsigned int n = 0;
+	struct tool_run *t = arg;
+	struct run r = {.tool = t->tool, .on = side == 0};
 
-	for (size_t i = 0; i < nruns; i++) {
-		if (runs[i].tool != t)
-			continue;
-		if (!runs[i].on)
-			off = runs[i].err ? 0 : runs[i].iops;
-		else if (off > 0 && !runs[i].err)
-			v[n++] = runs[i].iops / off;
+	run_one(t->o, t->module_fd, &r);
+	snprintf(why, len, "%s", r.why);
+	if (r.err)
+		return NAN;
+	if (r.on) {
+		t->ev.block_rq += r.ev.block_rq;
+		t->ev.rq_unknown += r.ev.rq_unknown;
+		t->ev.hardirq += r.ev.hardirq;
+		t->ev.softirq += r.ev.softirq;
+		t->ios_on += r.ios;
 	}
-	if (n)
-		ps_bench_stats(v, n, &out[0], &out[1], &out[2]);
-}
-
-static void summarize(const struct run *runs, size_t nruns, enum tool t, struct summary *s)
-{
-	double *v = calloc(nruns ? nruns : 1, sizeof(*v));
-
-	memset(s, 0, sizeof(*s));
-	s->ratio = s->noise = s->events_per_io = s->cost_ns = NAN;
-	s->paired[0] = s->paired[1] = s->paired[2] = NAN;
-	if (!v)
-		return;
-	paired_ratios(runs, nruns, t, v, s->paired);
-	for (int on = 0; on < 2; on++) {
-		unsigned int n = 0;
-
-		for (size_t i = 0; i < nruns; i++) {
-			if (runs[i].tool != t || runs[i].on != on || runs[i].err)
-				continue;
-			v[n++] = runs[i].iops;
-			if (on) {
-				s->ev.block_rq += runs[i].ev.block_rq;
-				s->ev.rq_unknown += runs[i].ev.rq_unknown;
-				s->ev.hardirq += runs[i].ev.hardirq;
-				s->ev.softirq += runs[i].ev.softirq;
-				s->ios_on += runs[i].ios;
-			}
-		}
-		s->n[on] = n;
-		if (n)
-			ps_bench_stats(v, n, &s->med[on], &s->min[on], &s->max[on]);
-	}
-	free(v);
-	if (s->n[0] && s->n[1]) {
-		double a = (s->max[0] - s->min[0]) / s->med[0];
-		double b = (s->max[1] - s->min[1]) / s->med[1];
-
-		s->ratio = s->med[1] / s->med[0];
-		s->noise = a > b ? a : b;
-	}
-	if (s->ios_on)
-		s->events_per_io = (double)events_total(&s->ev) / (double)s->ios_on;
-	s->cost_ns = ps_bench_cost_ns(s->med[0], s->med[1], s->events_per_io);
-	/* The cost per event is the difference itself: noise when the spread is larger. */
-	s->cost_is_noise = !isnan(s->cost_ns) && !(fabs(1 - s->ratio) >= s->noise);
-}
-
-static const char *fmt_num(char *buf, size_t len, double v, const char *fmt)
-{
-	if (isnan(v))
-		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, fmt, v);
-	return buf;
-}
-
-static void print_summary(const char *name, const struct summary *s)
-{
-	char a[32], b[32], c[32], d[32], e[32], f[32], why[240];
-
-	if (!s->n[0] && !s->n[1]) {
-		printf("%-11s no run gave a figure\n", name);
-		return;
-	}
-	printf("%-11s %10s %10s %7s %7s %6s %9s\n", name, fmt_num(a, 32, s->med[0], "%.0f"),
-	       fmt_num(b, 32, s->n[1] ? s->med[1] : NAN, "%.0f"), fmt_num(c, 32, s->ratio, "%.4f"),
-	       fmt_num(d, 32, s->noise * 100, "%.1f%%"), fmt_num(e, 32, s->events_per_io, "%.2f"),
-	       s->cost_is_noise ? "noise" : fmt_num(f, 32, s->cost_ns, "%.1f"));
-	printf("%-11s off: min %.0f max %.0f (%u runs)", "", s->min[0], s->max[0], s->n[0]);
-	if (s->n[1])
-		printf("; on: min %.0f max %.0f (%u runs)", s->min[1], s->max[1], s->n[1]);
-	printf("\n");
-	if (!isnan(s->paired[0]))
-		printf("%-11s on/off within each round: median %.4f, min %.4f, max %.4f\n", "",
-		       s->paired[0], s->paired[1], s->paired[2]);
-	/* Every goal printed says whether this machine can tell at all. */
-	ps_bench_judge(s->ratio, s->noise, s->n[0], s->n[1], GOAL_RATIO, why, sizeof(why));
-	printf("%-11s goal on/off >= %.2f: %s\n", "", GOAL_RATIO, why);
+	return r.iops;
 }
 
 static json_object *jdouble(double v)
 {
-	return isnan(v) ? NULL : json_object_new_double(v);
+	return isfinite(v) ? json_object_new_double(v) : NULL;
 }
 
-static json_object *summary_json(const struct summary *s)
+/*
+ * The cost of one probe event from the judged ratio: an IO takes
+ * (1/ratio - 1) / IOPS_off longer with the probes on, shared among its
+ * events; the interval's ends give the cost's range (the high ratio the
+ * low cost). Printed, and added to o.
+ */
+static void print_cost(const struct tool_run *t, const struct ps_pairs *pr, json_object *o)
 {
-	json_object *o = json_object_new_object();
-	enum ps_bench_verdict verdict;
-	char why[240];
-	static const char *const mode[2] = {"off", "on"};
+	double per_io = t->ios_on ? (double)events_total(&t->ev) / (double)t->ios_on : NAN;
+	double c = ps_bench_cost_ns(pr->median_b, pr->median_b * pr->j.median, per_io);
+	double c_lo = ps_bench_cost_ns(pr->median_b, pr->median_b * pr->j.hi, per_io);
+	double c_hi = ps_bench_cost_ns(pr->median_b, pr->median_b * pr->j.lo, per_io);
 
-	for (int on = 0; on < 2; on++) {
-		json_object *m = json_object_new_object();
-
-		json_object_object_add(m, "runs", json_object_new_int((int)s->n[on]));
-		json_object_object_add(m, "median_iops", s->n[on] ? jdouble(s->med[on]) : NULL);
-		json_object_object_add(m, "min_iops", s->n[on] ? jdouble(s->min[on]) : NULL);
-		json_object_object_add(m, "max_iops", s->n[on] ? jdouble(s->max[on]) : NULL);
-		json_object_object_add(o, mode[on], m);
-	}
-	json_object_object_add(o, "ratio_on_off", jdouble(s->ratio));
-	json_object_object_add(o, "spread", jdouble(s->noise));
-	json_object_object_add(o, "paired_ratio_median", jdouble(s->paired[0]));
-	json_object_object_add(o, "paired_ratio_min", jdouble(s->paired[1]));
-	json_object_object_add(o, "paired_ratio_max", jdouble(s->paired[2]));
-	json_object_object_add(o, "events_per_io", jdouble(s->events_per_io));
-	/* null when the text says noise: the difference it stands on is within the spread */
-	json_object_object_add(o, "cost_per_event_ns",
-			       s->cost_is_noise ? NULL : jdouble(s->cost_ns));
-	json_object_object_add(o, "cost_per_event_noise",
-			       json_object_new_boolean(s->cost_is_noise));
-	verdict =
-	    ps_bench_judge(s->ratio, s->noise, s->n[0], s->n[1], GOAL_RATIO, why, sizeof(why));
-	json_object_object_add(o, "goal", json_object_new_string(ps_bench_verdict_name(verdict)));
-	json_object_object_add(o, "goal_why", json_object_new_string(why));
+	printf("  events: %llu block requests (issue + complete), %llu irq handler runs, %llu "
+	       "softirq runs;\n  %.2f events per IO",
+	       (unsigned long long)t->ev.block_rq, (unsigned long long)t->ev.hardirq,
+	       (unsigned long long)t->ev.softirq, per_io);
+	if (c < 0)
+		printf("; no cost to tell: the on runs were the faster\n");
+	else if (isfinite(c) && isfinite(c_lo))
+		printf("; cost per event %.1f ns (95%% interval %.1f to %.1f ns)\n", c, c_lo, c_hi);
+	else if (isfinite(c))
+		printf("; cost per event %.1f ns (no interval: too few pairs)\n", c);
+	else
+		printf("\n");
 	json_object_object_add(o, "events_block_rq",
-			       json_object_new_int64((int64_t)s->ev.block_rq));
-	json_object_object_add(o, "events_hardirq", json_object_new_int64((int64_t)s->ev.hardirq));
-	json_object_object_add(o, "events_softirq", json_object_new_int64((int64_t)s->ev.softirq));
-	json_object_object_add(o, "ios_on", json_object_new_int64((int64_t)s->ios_on));
-	return o;
-}
-
-static int write_json(const char *path, const struct bench_opts *o, const struct run *runs,
-		      size_t nruns, const struct summary *sum, bool have_module)
-{
-	json_object *root = json_object_new_object(), *arr = json_object_new_array(), *t;
-	int ret = 0;
-
-	json_object_object_add(root, "device", json_object_new_string(o->dev));
-	json_object_object_add(root, "bs", json_object_new_int((int)o->bs));
-	json_object_object_add(root, "qd", json_object_new_int((int)o->qd));
-	json_object_object_add(root, "seconds", json_object_new_double(o->seconds));
-	json_object_object_add(root, "runs_per_mode", json_object_new_int((int)o->runs));
-	json_object_object_add(root, "module", json_object_new_boolean(have_module));
-	json_object_object_add(root, "goal_ratio", json_object_new_double(GOAL_RATIO));
-	for (size_t i = 0; i < nruns; i++) {
-		const struct run *r = &runs[i];
-		json_object *j = json_object_new_object();
-
-		json_object_object_add(j, "tool", json_object_new_string(tool_names[r->tool]));
-		json_object_object_add(j, "probes", json_object_new_string(r->on ? "on" : "off"));
-		if (r->err) {
-			json_object_object_add(j, "error", json_object_new_string(r->why));
-		} else {
-			json_object_object_add(j, "iops", json_object_new_double(r->iops));
-			json_object_object_add(j, "ios", json_object_new_int64((int64_t)r->ios));
-			json_object_object_add(j, "seconds", json_object_new_double(r->seconds));
-		}
-		if (r->on && !r->err)
-			json_object_object_add(
-			    j, "events", json_object_new_int64((int64_t)events_total(&r->ev)));
-		json_object_array_add(arr, j);
-	}
-	json_object_object_add(root, "runs", arr);
-	t = json_object_new_object();
-	for (int i = 0; i < NR_TOOLS; i++)
-		if (sum[i].n[0] || sum[i].n[1])
-			json_object_object_add(t, tool_names[i], summary_json(&sum[i]));
-	json_object_object_add(root, "summary", t);
-	if (sum[TOOL_OURS].n[0] && sum[TOOL_FIO].n[0]) {
-		t = json_object_new_object();
-		json_object_object_add(
-		    t, "off", json_object_new_double(sum[TOOL_OURS].med[0] / sum[TOOL_FIO].med[0]));
-		if (sum[TOOL_OURS].n[1] && sum[TOOL_FIO].n[1])
-			json_object_object_add(
-			    t, "on",
-			    json_object_new_double(sum[TOOL_OURS].med[1] / sum[TOOL_FIO].med[1]));
-		json_object_object_add(root, "ours_over_fio", t);
-	}
-	if (json_object_to_file_ext(path, root, JSON_C_TO_STRING_PRETTY) < 0)
-		ret = -EIO;
-	json_object_put(root);
-	return ret;
+			       json_object_new_int64((int64_t)t->ev.block_rq));
+	json_object_object_add(o, "events_hardirq", json_object_new_int64((int64_t)t->ev.hardirq));
+	json_object_object_add(o, "events_softirq", json_object_new_int64((int64_t)t->ev.softirq));
+	json_object_object_add(o, "ios_on", json_object_new_int64((int64_t)t->ios_on));
+	json_object_object_add(o, "events_per_io", jdouble(per_io));
+	json_object_object_add(o, "cost_per_event_ns", jdouble(c));
+	json_object_object_add(o, "cost_per_event_ns_low", jdouble(c_lo));
+	json_object_object_add(o, "cost_per_event_ns_high", jdouble(c_hi));
 }
 
 /* ------------------------------------------------------------ command -- */
@@ -647,8 +470,11 @@ static int parse_args(int argc, char **argv, struct bench_opts *o)
 			o->json = val;
 		} else if (strcmp(a, "--fio") == 0) {
 			o->fio = strcmp(val, "none") == 0 ? NULL : val;
-		} else if (strcmp(a, "--runs") == 0) {
-			if (parse_uint(a, val, 1, MAX_RUNS, &o->runs) < 0)
+		} else if (strcmp(a, "--pairs") == 0) {
+			if (parse_uint(a, val, 1, MAX_PAIRS, &o->pairs) < 0)
+				return 2;
+		} else if (strcmp(a, "--cap") == 0) {
+			if (parse_uint(a, val, 0, 36000, &o->cap) < 0)
 				return 2;
 		} else if (strcmp(a, "--qd") == 0) {
 			if (parse_uint(a, val, 1, PS_UIO_MAX_QD, &o->qd) < 0)
@@ -697,11 +523,14 @@ static bool have_program(const char *name)
 
 static int cmd_probes(int argc, char **argv)
 {
-	struct bench_opts o = {
-	    .dev = "/dev/nullb0", .fio = "fio", .runs = 6, .qd = 32, .bs = 4096, .seconds = 5};
-	struct summary sum[NR_TOOLS];
-	struct run *runs;
-	size_t nruns = 0;
+	struct bench_opts o = {.dev = "/dev/nullb0",
+			       .fio = "fio",
+			       .pairs = 6,
+			       .cap = (unsigned int)PS_BENCH_CAP_S,
+			       .qd = 32,
+			       .bs = 4096,
+			       .seconds = 5};
+	json_object *root, *tools;
 	int module_fd, ret = parse_args(argc, argv, &o);
 	bool failed = false;
 
@@ -718,112 +547,92 @@ static int cmd_probes(int argc, char **argv)
 		o.fio = NULL;
 	}
 	module_fd = open(PROBESTICK_DEVICE, O_RDWR | O_CLOEXEC);
-	if (module_fd < 0)
-		printf("note: %s cannot be opened (%s): probestick.ko is not loaded, so only the "
-		       "probes-off runs are made\n",
-		       PROBESTICK_DEVICE, strerror(errno));
-	runs = calloc((size_t)o.runs * 2 * NR_TOOLS, sizeof(*runs));
-	if (!runs) {
-		if (module_fd >= 0)
-			close(module_fd);
-		return 1;
-	}
 	printf("probestick bench probes: random %u-byte O_DIRECT reads at QD %u on %s,\n"
-	       "%u runs of %g s per tool and mode, interleaved probes off/on; \"on\" is a capture\n"
-	       "window of every probe (hardirq, softirq, block, nic) around the run.\n\n",
-	       o.bs, o.qd, o.dev, o.runs, o.seconds);
-	printf("%-4s %-11s %-6s %10s %10s %10s %7s\n", "run", "tool", "probes", "IOPS", "IOs",
-	       "events", "ev/IO");
-	fflush(stdout);
-	/* The first run of a tool pays for cold caches, page faults and lazy
-	 * binding: one short run of each, not counted, before the measured ones. */
+	       "pairs of %g s runs with every probe on (a capture window of hardirq, softirq,\n"
+	       "block and nic around the run) and with none patched in, the one that goes first\n"
+	       "alternating; judged from %u pairs on, and on while undecided for at most %u s\n"
+	       "per tool.\n",
+	       o.bs, o.qd, o.dev, o.seconds, o.pairs, o.cap);
+	if (module_fd < 0)
+		printf("note: %s cannot be opened (%s): probestick.ko is not loaded, so there are\n"
+		       "no runs with the probes on; one run of each tool with them off shows the\n"
+		       "command works.\n",
+		       PROBESTICK_DEVICE, strerror(errno));
+	root = json_object_new_object();
+	tools = json_object_new_object();
 	for (int t = 0; t < NR_TOOLS; t++) {
+		struct tool_run tr = {.o = &o, .tool = (enum tool)t, .module_fd = module_fd};
+		struct ps_pair_plan plan = {.name_a = "on",
+					    .name_b = "off",
+					    .unit = "IOPS",
+					    .what = "on/off",
+					    .goal = GOAL_RATIO,
+					    .first_look = o.pairs,
+					    .max_pairs = MAX_PAIRS,
+					    .cap_s = o.cap,
+					    .run = run_side,
+					    .arg = &tr};
 		struct bench_opts w = o;
-		struct run r = {.tool = (enum tool)t};
+		struct ps_pairs pr;
+		json_object *j;
+		char why[240];
+		double v;
 
 		if (t == TOOL_FIO && !o.fio)
 			continue;
+		printf("\n%s:\n", tool_names[t]);
+		/* The first run of a tool pays for cold caches, page faults and lazy
+		 * binding: one short run, not counted, before the measured ones. */
 		w.seconds = o.seconds < 2 ? o.seconds : 2;
-		run_one(&w, module_fd, &r);
-		printf("%-4s %-11s %-6s ", "-", tool_names[t], "off");
-		if (r.err)
-			printf("warm-up failed: %s\n", r.why);
-		else
-			printf("%10.0f %10llu  (warm-up, not counted)\n", r.iops,
-			       (unsigned long long)r.ios);
-		fflush(stdout);
-	}
-	for (unsigned int i = 0; i < o.runs; i++) {
-		for (int t = 0; t < NR_TOOLS; t++) {
-			if (t == TOOL_FIO && !o.fio)
-				continue;
-			for (int on = 0; on < 2; on++) {
-				struct run *r = &runs[nruns];
-
-				if (on && module_fd < 0)
-					continue;
-				r->tool = (enum tool)t;
-				r->on = on;
-				run_one(&o, module_fd, r);
-				nruns++;
-				printf("%-4u %-11s %-6s ", i + 1, tool_names[t], on ? "on" : "off");
-				if (r->err) {
-					printf("failed: %s\n", r->why);
-					failed = true;
-				} else if (on) {
-					printf("%10.0f %10llu %10llu %7.2f\n", r->iops,
-					       (unsigned long long)r->ios,
-					       (unsigned long long)events_total(&r->ev),
-					       (double)events_total(&r->ev) / (double)r->ios);
-				} else {
-					printf("%10.0f %10llu\n", r->iops,
-					       (unsigned long long)r->ios);
-				}
-				if (!r->err && r->why[0])
-					printf("     note: %s\n", r->why);
-				fflush(stdout);
+		tr.o = &w;
+		v = run_side(&tr, 1, why, sizeof(why));
+		tr.o = &o;
+		printf("  warm-up  off %s\n", v > 0 ? "done" : why);
+		if (module_fd < 0) {
+			v = run_side(&tr, 1, why, sizeof(why));
+			j = json_object_new_object();
+			if (v > 0) {
+				printf("  off: %.0f IOPS\n", v);
+				json_object_object_add(j, "off_iops", json_object_new_double(v));
+			} else {
+				printf("  off: failed: %s\n", why);
+				failed = true;
 			}
+			json_object_object_add(tools, tool_names[t], j);
+			continue;
 		}
-	}
-	for (int t = 0; t < NR_TOOLS; t++)
-		summarize(runs, nruns, (enum tool)t, &sum[t]);
-	printf("\n%-11s %10s %10s %7s %7s %6s %9s\n", "tool", "IOPS off", "IOPS on", "on/off",
-	       "spread", "ev/IO", "ns/event");
-	for (int t = 0; t < NR_TOOLS; t++)
-		if (t == TOOL_OURS || o.fio)
-			print_summary(tool_names[t], &sum[t]);
-	if (sum[TOOL_OURS].n[0] && sum[TOOL_FIO].n[0]) {
-		printf("\nprobestick/fio IOPS: %.3f with the probes off",
-		       sum[TOOL_OURS].med[0] / sum[TOOL_FIO].med[0]);
-		if (sum[TOOL_OURS].n[1] && sum[TOOL_FIO].n[1])
-			printf(", %.3f with them on", sum[TOOL_OURS].med[1] / sum[TOOL_FIO].med[1]);
-		printf("\n");
-	}
-	if (sum[TOOL_OURS].n[1])
-		printf(
-		    "\nevents: tracepoint hits the probes handled in the on windows: block issue "
-		    "+\n"
-		    "complete per request (%llu requests), irq_handler entry + exit (%llu),\n"
-		    "softirq entry + exit (%llu); ev/IO = events / IOs of the same runs.\n"
-		    "cost per event = (1/IOPS_on - 1/IOPS_off) x 1e9 / ev/IO, from the medians.\n",
-		    (unsigned long long)sum[TOOL_OURS].ev.block_rq,
-		    (unsigned long long)sum[TOOL_OURS].ev.hardirq,
-		    (unsigned long long)sum[TOOL_OURS].ev.softirq);
-	printf("spread: (max - min) / median of the runs of one mode, the larger of off and on.\n"
-	       "A goal is judged only when on/off +- the spread lies on one side of it;\n"
-	       "a cost per event below the spread is shown as noise.\n");
-	if (o.json) {
-		ret = write_json(o.json, &o, runs, nruns, sum, module_fd >= 0);
-		if (ret < 0) {
-			fprintf(stderr, "probestick bench: cannot write %s: %s\n", o.json,
-				strerror(-ret));
+		if (ps_pairs_run(&plan, &pr) < 0) {
 			failed = true;
+			break;
 		}
+		ps_pairs_print(&plan, &pr);
+		j = ps_pairs_json(&plan, &pr);
+		print_cost(&tr, &pr, j);
+		json_object_object_add(tools, tool_names[t], j);
+		if (pr.broken || !pr.j.pairs)
+			failed = true;
+		ps_pairs_free(&pr);
 	}
 	if (module_fd >= 0)
+		printf(
+		    "\nevents: tracepoint hits the probes handled in the on runs: block issue + "
+		    "complete\nper request, irq_handler entry + exit, softirq entry + exit; cost "
+		    "per event =\n(1/ratio - 1) / IOPS_off x 1e9 / events per IO.\n");
+	json_object_object_add(root, "device", json_object_new_string(o.dev));
+	json_object_object_add(root, "bs", json_object_new_int((int)o.bs));
+	json_object_object_add(root, "qd", json_object_new_int((int)o.qd));
+	json_object_object_add(root, "seconds", json_object_new_double(o.seconds));
+	json_object_object_add(root, "module", json_object_new_boolean(module_fd >= 0));
+	json_object_object_add(root, "goal_ratio", json_object_new_double(GOAL_RATIO));
+	json_object_object_add(root, "tools", tools);
+	if (o.json && json_object_to_file_ext(o.json, root, JSON_C_TO_STRING_PRETTY) < 0) {
+		fprintf(stderr, "probestick bench: cannot write %s\n", o.json);
+		failed = true;
+	}
+	json_object_put(root);
+	if (module_fd >= 0)
 		close(module_fd);
-	free(runs);
-	return failed || !sum[TOOL_OURS].n[0] ? 1 : 0;
+	return failed ? 1 : 0;
 }
 
 int ps_bench_main(int argc, char **argv)

@@ -3,6 +3,8 @@
 #ifndef PS_BENCH_H
 #define PS_BENCH_H
 
+#include "cli/bench_judge.h"
+
 #include <json-c/json.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -15,8 +17,10 @@ int ps_bench_engine_main(int argc, char **argv);
 /* `bench net`: probestick's libiperf against iperf3 over veth (bench_net.c). */
 int ps_bench_net(int argc, char **argv);
 
-/* Median, min and max of n values (n > 0); v is sorted in place. */
+/* Median, min and max of n values (n > 0), as lib/stats.c summarises every run. */
 void ps_bench_stats(double *v, size_t n, double *median, double *min, double *max);
+/* Median of the positive, finite values of v[0..n) (failed runs are NAN); NAN without one. */
+double ps_bench_median(const double *v, size_t n);
 
 /*
  * What each event costs when the probes are on: the time one IO gained,
@@ -39,35 +43,49 @@ struct ps_bench_events {
 /* The events of a window's "probes" object; 0, or -ENODATA with why when it has none. */
 int ps_bench_events(json_object *probes, struct ps_bench_events *ev, char *why, size_t len);
 
-enum ps_bench_verdict {
-	PS_BENCH_MET,
-	PS_BENCH_MISSED,
-	PS_BENCH_NOT_MEASURABLE, /* the run-to-run spread hides the effect */
+/* ------------------------------------------------------- pair runs -- */
+
+/*
+ * Two tools A and B compared as bench_judge.h says: run alternately (A
+ * first in odd pairs, B first in even ones), each pair's ratio A/B kept,
+ * judged at the looks (ps_judge_is_look), until decided or until one more
+ * pair would pass cap_s; first_look pairs run whatever the cap (fewer than
+ * PS_JUDGE_MIN_PAIRS make a smoke test that cannot decide).
+ */
+struct ps_pair_plan {
+	const char *name_a, *name_b; /* "probestick", "fio" */
+	const char *unit;	     /* of the figures: "IOPS", "GB/s" */
+	const char *what;	     /* the ratio's name: "probestick/fio" */
+	double goal;		     /* A/B >= goal */
+	size_t first_look;	     /* pairs before the first look; 0: PS_JUDGE_MIN_PAIRS */
+	size_t max_pairs;	     /* 0: only the cap ends it */
+	double cap_s;
+	/* One run of side 0 (A) or 1 (B): its figure (higher is better), or
+	 * NAN / <= 0 with why filled; why may hold a note beside a figure. */
+	double (*run)(void *arg, int side, char *why, size_t len);
+	void *arg;
 };
 
-/*
- * The verdict on the goal "IOPS on / IOPS off >= goal" from the median
- * ratio and the run-to-run spread ((max - min) / median, the larger of
- * the two modes), with runs_off and runs_on runs. The spread is taken as the
- * ratio's uncertainty: met when even ratio * (1 - spread) reaches the goal,
- * missed when even ratio * (1 + spread) falls short of it, and otherwise
- * (the goal inside that range), or with fewer than two runs of a mode, not
- * measurable here; why says so with the figures (the same rule serves
- * "ours/fio >= 1.05").
- */
-enum ps_bench_verdict ps_bench_judge(double ratio, double spread, unsigned int runs_off,
-				     unsigned int runs_on, double goal, char *why, size_t len);
-const char *ps_bench_verdict_name(enum ps_bench_verdict v);
+struct ps_pairs {
+	size_t n, room;
+	double *a, *b, *ratio; /* per pair; NAN where a run failed */
+	double median_a, median_b;
+	struct ps_judgement j;
+	bool capped; /* the cap (or max_pairs) ended it undecided */
+	bool broken; /* pairs in a row without a ratio ended it */
+	double seconds;
+};
 
-/*
- * The same rule for any ratio "what" (ours/reference, on/off) of two tools'
- * medians, runs_a and runs_b runs of each: not measurable with fewer than
- * two of either or when the goal lies within ratio +- spread, else met or
- * missed against goal.
- */
-enum ps_bench_verdict ps_bench_judge_ratio(const char *what, double ratio, double spread,
-					   unsigned int runs_a, unsigned int runs_b, double goal,
-					   char *why, size_t len);
+/* Runs the plan, a line per pair; 0, or -1 without memory. */
+int ps_pairs_run(const struct ps_pair_plan *p, struct ps_pairs *r);
+/* The medians and the judgement in two lines. */
+void ps_pairs_print(const struct ps_pair_plan *p, const struct ps_pairs *r);
+/* Every pair and the judgement, for --json. */
+json_object *ps_pairs_json(const struct ps_pair_plan *p, const struct ps_pairs *r);
+void ps_pairs_free(struct ps_pairs *r);
+
+/* Default of every bench's --cap: seconds of pairs after the first look. */
+#define PS_BENCH_CAP_S 300.0
 
 /* ------------------------------------------------------ bench mem -- */
 

@@ -2,8 +2,8 @@
  * with the same parameters, alternating, as ratios (issue 7: the engine must
  * never be the bottleneck a user measures). Only reads. */
 #include "cli/bench.h"
-#include "core/util.h"
-#include "engines/io/stats.h"
+#include "lib/util.h"
+#include "lib/stats.h"
 #include "engines/io/uring_io.h"
 
 #include <errno.h>
@@ -16,17 +16,20 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define MAX_RUNS 50
+#define MAX_PAIRS 500
 
 static const char usage[] =
-    "usage: probestick bench engine [--dev PATH] [--runs N] [--seconds S] [--fio PATH]\n"
-    "                               [--json PATH]\n"
+    "usage: probestick bench engine [--dev PATH] [--pairs N] [--seconds S] [--cap S]\n"
+    "                               [--fio PATH] [--json PATH]\n"
     "\n"
     "  Two cases on PATH (default /dev/nullb0), O_DIRECT reads only: random 4 KiB at\n"
     "  QD 32 (IOPS, goal probestick/fio >= 1.05) and sequential 1 MiB at QD 8 (MB/s,\n"
-    "  goal >= 1.00). Each case: one warm-up run per tool, then N rounds (default 6)\n"
-    "  of S seconds (default 5) per tool, the tool that goes first alternating. fio\n"
-    "  runs its io_uring engine with its best settings for the case (printed).\n";
+    "  goal >= 1.00). Each case: one warm-up run per tool, then pairs of runs of S\n"
+    "  seconds (default 3), the tool that goes first alternating, judged on the\n"
+    "  median pair ratio and its 95% interval from N pairs on (default 6), and run\n"
+    "  on while undecided up to a cap of S seconds per case (default 300). Our engine\n"
+    "  keeps its latency histogram as disk_read does; fio runs its io_uring engine\n"
+    "  with its best settings for the case (printed).\n";
 
 enum tool { OURS, FIO, NR_TOOLS };
 static const char *const tool_names[NR_TOOLS] = {"probestick", "fio"};
@@ -47,18 +50,26 @@ static const struct bcase cases[] = {
 
 struct opts {
 	const char *dev, *fio, *json;
-	unsigned int runs;
+	unsigned int pairs;
+	double seconds, cap;
+};
+
+/* A case's runs: what the pair runner calls back with, and the latencies seen. */
+struct case_run {
+	const struct opts *o;
+	const struct bcase *c;
 	double seconds;
+	struct ps_lat_hist lat; /* ours, over all its runs */
+	/* fio's latency from submission to completion (its "lat": the span ours
+	 * covers; its percentiles are of clat alone, which starts after the submit) */
+	double fio_lat_mean[MAX_PAIRS]; /* us */
+	size_t fio_n;
 };
 
-struct result {
-	int err;
-	char why[200];
-	double iops, value; /* value: IOPS or MB/s as the case counts */
-};
-
-static void run_ours(const struct opts *o, const struct bcase *c, double seconds, struct result *r)
+static double run_ours(struct case_run *cr, char *why, size_t len)
 {
+	const struct opts *o = cr->o;
+	const struct bcase *c = cr->c;
 	struct ps_uio_result res;
 	struct ps_uio_job job;
 	uint64_t size;
@@ -66,18 +77,16 @@ static void run_ours(const struct opts *o, const struct bcase *c, double seconds
 	int fd = ps_uio_open(o->dev, true, &direct, NULL), ret;
 
 	if (fd < 0) {
-		r->err = fd;
-		snprintf(r->why, sizeof(r->why), "cannot open %s: %s", o->dev, strerror(-fd));
-		return;
+		snprintf(why, len, "cannot open %s: %s", o->dev, strerror(-fd));
+		return NAN;
 	}
 	ret = ps_uio_size(fd, &size);
 	if (ret == 0 && size < c->bs)
 		ret = -ENOSPC;
 	if (ret < 0) {
 		close(fd);
-		r->err = ret;
-		snprintf(r->why, sizeof(r->why), "%s: %s", o->dev, strerror(-ret));
-		return;
+		snprintf(why, len, "%s: %s", o->dev, strerror(-ret));
+		return NAN;
 	}
 	memset(&job, 0, sizeof(job));
 	job.fd = fd;
@@ -85,21 +94,20 @@ static void run_ours(const struct opts *o, const struct bcase *c, double seconds
 	job.length = UINT64_MAX / 2;
 	job.bs = c->bs;
 	job.qd = c->qd;
-	job.time_budget_s = seconds;
+	job.time_budget_s = cr->seconds;
 	job.random = c->random;
 	job.seed = 0x5eed0000ULL + (uint64_t)getpid();
+	/* as disk_read runs it: every request's latency into the histogram */
+	job.lat = &cr->lat;
 	ret = ps_uio_read(&job, &res);
 	close(fd);
 	if (ret < 0 || !res.ios || res.seconds <= 0) {
-		r->err = ret < 0 ? ret : -EIO;
-		snprintf(r->why, sizeof(r->why), "the engine: %s",
-			 ret < 0 ? strerror(-ret) : "nothing read");
-		return;
+		snprintf(why, len, "the engine: %s", ret < 0 ? strerror(-ret) : "nothing read");
+		return NAN;
 	}
 	if (!direct)
-		snprintf(r->why, sizeof(r->why), "%s refused O_DIRECT", o->dev);
-	r->iops = (double)res.ios / res.seconds;
-	r->value = c->random ? r->iops : (double)res.bytes / res.seconds / 1e6;
+		snprintf(why, len, "%s refused O_DIRECT", o->dev);
+	return c->random ? (double)res.ios / res.seconds : (double)res.bytes / res.seconds / 1e6;
 }
 
 /* fio's best settings for one case: registered buffers and file, batched submission
@@ -139,21 +147,36 @@ static size_t fio_argv(const struct opts *o, const struct bcase *c, double secon
 	return n;
 }
 
-static void run_fio(const struct opts *o, const struct bcase *c, double seconds, struct result *r)
+/* fio's mean latency, submission to completion, of its read job in us; NAN without. */
+static double fio_lat_mean_us(json_object *root)
+{
+	json_object *jobs, *v;
+
+	if (!json_object_object_get_ex(root, "jobs", &jobs) || !json_object_array_length(jobs))
+		return NAN;
+	v = json_object_array_get_idx(jobs, 0);
+	if (!json_object_object_get_ex(v, "read", &v) ||
+	    !json_object_object_get_ex(v, "lat_ns", &v) ||
+	    !json_object_object_get_ex(v, "mean", &v))
+		return NAN;
+	return json_object_get_double(v) / 1e3;
+}
+
+static double run_fio(struct case_run *cr, char *why, size_t len)
 {
 	char out_path[] = "/tmp/probestick-engine-XXXXXX", bufs[32][96], *argv[40];
 	int out_fd = mkstemp(out_path), status = 0;
 	char *json = NULL;
-	size_t len = 0;
+	double iops = 0, value = NAN;
+	size_t jlen = 0;
 	uint64_t ios;
 	pid_t pid;
 
 	if (out_fd < 0) {
-		r->err = -errno;
-		snprintf(r->why, sizeof(r->why), "no temporary file in /tmp: %s", strerror(errno));
-		return;
+		snprintf(why, len, "no temporary file in /tmp: %s", strerror(errno));
+		return NAN;
 	}
-	fio_argv(o, c, seconds, argv, bufs, out_path);
+	fio_argv(cr->o, cr->c, cr->seconds, argv, bufs, out_path);
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0) {
@@ -167,77 +190,35 @@ static void run_fio(const struct opts *o, const struct bcase *c, double seconds,
 	if (pid > 0)
 		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 			;
-	if (pid > 0 && ps_read_all(out_path, &json, &len) == 0) {
-		char *t = realloc(json, len + 1);
+	if (pid > 0 && ps_read_all(out_path, &json, &jlen) == 0) {
+		char *t = realloc(json, jlen + 1);
 
 		if (t) {
 			json = t;
-			json[len] = '\0';
+			json[jlen] = '\0';
 		}
 	}
 	if (pid < 0 || !WIFEXITED(status) || WEXITSTATUS(status) || !json ||
-	    ps_bench_parse_fio(json, &r->iops, &ios) < 0 || r->iops <= 0) {
-		r->err = -EIO;
-		snprintf(r->why, sizeof(r->why), "fio failed (exit %d)",
+	    ps_bench_parse_fio(json, &iops, &ios) < 0 || iops <= 0) {
+		snprintf(why, len, "fio failed (exit %d)",
 			 pid > 0 && WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 	} else {
-		r->value = c->random ? r->iops : r->iops * c->bs / 1e6;
+		json_object *root = json_tokener_parse(json);
+
+		value = cr->c->random ? iops : iops * cr->c->bs / 1e6;
+		if (root && cr->fio_n < MAX_PAIRS)
+			cr->fio_lat_mean[cr->fio_n++] = fio_lat_mean_us(root);
+		json_object_put(root);
 	}
 	free(json);
 	close(out_fd);
 	unlink(out_path);
+	return value;
 }
 
-static void run(const struct opts *o, const struct bcase *c, enum tool t, double seconds,
-		struct result *r)
+static double run_side(void *arg, int side, char *why, size_t len)
 {
-	memset(r, 0, sizeof(*r));
-	if (t == OURS)
-		run_ours(o, c, seconds, r);
-	else
-		run_fio(o, c, seconds, r);
-}
-
-struct csum {
-	unsigned int n[NR_TOOLS];
-	double med[NR_TOOLS], min[NR_TOOLS], max[NR_TOOLS];
-	double ratio, spread, paired[3];
-	enum ps_bench_verdict verdict;
-	char why[240];
-};
-
-static void summarize(const struct bcase *c, const struct result (*res)[NR_TOOLS], unsigned int n,
-		      struct csum *s)
-{
-	double v[MAX_RUNS], p[MAX_RUNS];
-	unsigned int np = 0;
-
-	memset(s, 0, sizeof(*s));
-	s->ratio = s->spread = s->paired[0] = s->paired[1] = s->paired[2] = NAN;
-	for (int t = 0; t < NR_TOOLS; t++) {
-		unsigned int k = 0;
-
-		for (unsigned int i = 0; i < n; i++)
-			if (!res[i][t].err)
-				v[k++] = res[i][t].value;
-		s->n[t] = k;
-		if (k)
-			ps_bench_stats(v, k, &s->med[t], &s->min[t], &s->max[t]);
-	}
-	for (unsigned int i = 0; i < n; i++)
-		if (!res[i][OURS].err && !res[i][FIO].err)
-			p[np++] = res[i][OURS].value / res[i][FIO].value;
-	if (np)
-		ps_bench_stats(p, np, &s->paired[0], &s->paired[1], &s->paired[2]);
-	if (s->n[OURS] && s->n[FIO]) {
-		double a = (s->max[OURS] - s->min[OURS]) / s->med[OURS];
-		double b = (s->max[FIO] - s->min[FIO]) / s->med[FIO];
-
-		s->ratio = s->med[OURS] / s->med[FIO];
-		s->spread = a > b ? a : b;
-	}
-	s->verdict = ps_bench_judge_ratio("ours/fio", s->ratio, s->spread, s->n[FIO], s->n[OURS],
-					  c->goal, s->why, sizeof(s->why));
+	return side == OURS ? run_ours(arg, why, len) : run_fio(arg, why, len);
 }
 
 static int parse(int argc, char **argv, struct opts *o)
@@ -246,6 +227,10 @@ static int parse(int argc, char **argv, struct opts *o)
 		const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
 		char *end;
 
+		if (strcmp(a, "--help") == 0) {
+			fputs(usage, stdout);
+			return 0;
+		}
 		if (!val) {
 			fprintf(stderr, "probestick bench engine: %s needs a value\n%s", a, usage);
 			return 2;
@@ -257,22 +242,25 @@ static int parse(int argc, char **argv, struct opts *o)
 			o->fio = val;
 		} else if (strcmp(a, "--json") == 0) {
 			o->json = val;
-		} else if (strcmp(a, "--runs") == 0) {
+		} else if (strcmp(a, "--pairs") == 0) {
 			unsigned long v = strtoul(val, &end, 10);
 
-			if (*end || v < 2 || v > MAX_RUNS) {
-				fprintf(stderr, "probestick bench engine: --runs takes 2 to %d\n",
-					MAX_RUNS);
+			if (*end || end == val || v < 1 || v > MAX_PAIRS) {
+				fprintf(stderr, "probestick bench engine: --pairs takes 1 to %d\n",
+					MAX_PAIRS);
 				return 2;
 			}
-			o->runs = (unsigned int)v;
-		} else if (strcmp(a, "--seconds") == 0) {
-			o->seconds = strtod(val, &end);
-			if (*end || !(o->seconds >= 1) || o->seconds > 600) {
-				fprintf(stderr,
-					"probestick bench engine: --seconds takes 1 to 600\n");
+			o->pairs = (unsigned int)v;
+		} else if (strcmp(a, "--seconds") == 0 || strcmp(a, "--cap") == 0) {
+			double v = strtod(val, &end);
+			bool cap = a[2] == 'c';
+
+			if (*end || end == val || !(v >= (cap ? 0 : 1)) || v > 36000) {
+				fprintf(stderr, "probestick bench engine: %s takes %d to 36000\n",
+					a, cap ? 0 : 1);
 				return 2;
 			}
+			*(cap ? &o->cap : &o->seconds) = v;
 		} else {
 			fprintf(stderr, "probestick bench engine: unknown option %s\n%s", a, usage);
 			return 2;
@@ -283,96 +271,93 @@ static int parse(int argc, char **argv, struct opts *o)
 
 int ps_bench_engine_main(int argc, char **argv)
 {
-	struct opts o = {.dev = "/dev/nullb0", .fio = "fio", .runs = 6, .seconds = 5};
-	struct result res[PS_ARRAY_SIZE(cases)][MAX_RUNS][NR_TOOLS];
-	struct csum sum[PS_ARRAY_SIZE(cases)];
-	json_object *root = json_object_new_object(), *jc = json_object_new_array();
+	struct opts o = {
+	    .dev = "/dev/nullb0", .fio = "fio", .pairs = 6, .seconds = 3, .cap = PS_BENCH_CAP_S};
+	json_object *root, *jc;
 	int ret = parse(argc, argv, &o);
 	bool failed = false;
 
-	if (ret >= 0) {
-		json_object_put(root);
-		json_object_put(jc);
+	if (ret >= 0)
 		return ret;
-	}
 	if (access(o.dev, R_OK) < 0) {
 		fprintf(stderr, "probestick bench engine: cannot read %s: %s\n", o.dev,
 			strerror(errno));
-		json_object_put(root);
-		json_object_put(jc);
 		return 1;
 	}
-	printf("probestick bench engine: O_DIRECT reads of %s, %u rounds of %g s per tool and "
-	       "case,\nthe tool that goes first alternating, after one warm-up run of each.\n",
-	       o.dev, o.runs, o.seconds);
+	root = json_object_new_object();
+	jc = json_object_new_array();
+	printf("probestick bench engine: O_DIRECT reads of %s in pairs of %g s runs, the tool\n"
+	       "that goes first alternating, after one warm-up run of each; judged from %u pairs\n"
+	       "on, and on while undecided for at most %g s per case.\n",
+	       o.dev, o.seconds, o.pairs, o.cap);
 	for (size_t k = 0; k < PS_ARRAY_SIZE(cases); k++) {
 		const struct bcase *c = &cases[k];
+		struct case_run *cr = calloc(1, sizeof(*cr));
 		char bufs[32][96], *argv_f[40], line[1024] = "";
 		size_t nargs = fio_argv(&o, c, o.seconds, argv_f, bufs, NULL), used = 0;
+		struct ps_pair_plan plan = {.name_a = tool_names[OURS],
+					    .name_b = tool_names[FIO],
+					    .unit = c->what,
+					    .what = "probestick/fio",
+					    .goal = c->goal,
+					    .first_look = o.pairs,
+					    .max_pairs = MAX_PAIRS,
+					    .cap_s = o.cap,
+					    .run = run_side,
+					    .arg = cr};
+		struct ps_pairs pr;
+		json_object *j;
 
+		if (!cr) {
+			failed = true;
+			break;
+		}
+		cr->o = &o;
+		cr->c = c;
+		ps_lat_init(&cr->lat);
 		for (size_t i = 0; i < nargs && used < sizeof(line); i++)
 			used += (size_t)snprintf(line + used, sizeof(line) - used, "%s%s",
 						 i ? " " : "", argv_f[i]);
-		printf("\n%s (%s): probestick's engine (io_uring, registered buffers, one "
-		       "submitter)\nagainst: %s\n",
+		printf("\n%s (%s): probestick's engine (io_uring, registered buffers and file,\n"
+		       "one submitter, latency histogram on) against: %s\n",
 		       c->name, c->what, line);
+		/* the first run of a tool pays for cold caches and lazy binding */
+		cr->seconds = o.seconds < 2 ? o.seconds : 2;
 		for (int t = 0; t < NR_TOOLS; t++) {
-			struct result w;
+			char why[240] = "";
+			double v = run_side(cr, t, why, sizeof(why));
 
-			run(&o, c, (enum tool)t, o.seconds < 2 ? o.seconds : 2, &w);
-			printf("  warm-up  %-10s %s\n", tool_names[t], w.err ? w.why : "done");
+			printf("  warm-up  %-10s %s\n", tool_names[t], v > 0 ? "done" : why);
 		}
-		for (unsigned int i = 0; i < o.runs; i++) {
-			for (int j = 0; j < NR_TOOLS; j++) {
-				enum tool t = (enum tool)((j + i) % NR_TOOLS);
-				struct result *r = &res[k][i][t];
-
-				run(&o, c, t, o.seconds, r);
-				if (r->err) {
-					printf("  round %-2u %-10s failed: %s\n", i + 1,
-					       tool_names[t], r->why);
-					failed = true;
-				} else {
-					printf("  round %-2u %-10s %10.1f %s\n", i + 1,
-					       tool_names[t], r->value, c->what);
-				}
-				fflush(stdout);
-			}
+		ps_lat_init(&cr->lat);
+		cr->fio_n = 0;
+		cr->seconds = o.seconds;
+		if (ps_pairs_run(&plan, &pr) < 0) {
+			free(cr);
+			failed = true;
+			break;
 		}
-		summarize(c, res[k], o.runs, &sum[k]);
-	}
-	printf("\n%-19s %5s %11s %11s %9s %7s  goal\n", "case", "", "probestick", "fio", "ours/fio",
-	       "spread");
-	for (size_t k = 0; k < PS_ARRAY_SIZE(cases); k++) {
-		const struct csum *s = &sum[k];
-		json_object *j = json_object_new_object();
-
-		printf("%-19s %5s %11.1f %11.1f %9.3f %6.1f%%  >= %.2f: %s\n", cases[k].name,
-		       cases[k].what, s->med[OURS], s->med[FIO], s->ratio, s->spread * 100,
-		       cases[k].goal, ps_bench_verdict_name(s->verdict));
-		printf("%-25s rounds: ours/fio median %.3f, min %.3f, max %.3f; %s\n", "",
-		       s->paired[0], s->paired[1], s->paired[2], s->why);
-		json_object_object_add(j, "case", json_object_new_string(cases[k].name));
-		json_object_object_add(j, "unit", json_object_new_string(cases[k].what));
-		json_object_object_add(j, "probestick_median",
-				       json_object_new_double(s->med[OURS]));
-		json_object_object_add(j, "fio_median", json_object_new_double(s->med[FIO]));
-		json_object_object_add(j, "ratio",
-				       isnan(s->ratio) ? NULL : json_object_new_double(s->ratio));
-		json_object_object_add(j, "spread",
-				       isnan(s->spread) ? NULL : json_object_new_double(s->spread));
-		json_object_object_add(j, "goal", json_object_new_double(cases[k].goal));
-		json_object_object_add(j, "verdict",
-				       json_object_new_string(ps_bench_verdict_name(s->verdict)));
-		json_object_object_add(j, "why", json_object_new_string(s->why));
+		ps_pairs_print(&plan, &pr);
+		printf(
+		    "  latency, submission to completion: probestick mean %.1f us, p50 %.1f, p99 "
+		    "%.1f\n  (its histogram, %llu IOs); fio mean %.1f us (its lat, median of its "
+		    "runs)\n",
+		    cr->lat.count ? (double)cr->lat.sum_ns / (double)cr->lat.count / 1e3 : NAN,
+		    (double)ps_lat_percentile(&cr->lat, 50) / 1e3,
+		    (double)ps_lat_percentile(&cr->lat, 99) / 1e3,
+		    (unsigned long long)cr->lat.count,
+		    ps_bench_median(cr->fio_lat_mean, cr->fio_n));
+		j = ps_pairs_json(&plan, &pr);
+		json_object_object_add(j, "case", json_object_new_string(c->name));
 		json_object_array_add(jc, j);
+		if (pr.broken || !pr.j.pairs)
+			failed = true;
+		ps_pairs_free(&pr);
+		free(cr);
 	}
-	printf("spread: (max - min) / median of one tool's rounds, the larger of the two; a goal\n"
-	       "is judged only when ratio +- spread lies on one side of it (otherwise: not "
-	       "measurable here).\n");
 	json_object_object_add(root, "device", json_object_new_string(o.dev));
-	json_object_object_add(root, "rounds", json_object_new_int((int)o.runs));
 	json_object_object_add(root, "seconds", json_object_new_double(o.seconds));
+	json_object_object_add(root, "cap_seconds", json_object_new_double(o.cap));
 	json_object_object_add(root, "cases", jc);
 	if (o.json && json_object_to_file_ext(o.json, root, JSON_C_TO_STRING_PRETTY) < 0) {
 		fprintf(stderr, "probestick bench engine: cannot write %s\n", o.json);

@@ -1,9 +1,9 @@
 /* bench_mem.c - `probestick bench mem`: the memory engine's triad beside a
  * reference from Debian (likwid-bench's stream kernel, else stress-ng's
- * stream stressor), the same threads and working set, runs alternating, as
- * a ratio ours / reference with the spread that says whether it tells. */
+ * stream stressor), the same threads and working set, in alternating pairs
+ * judged by the median pair ratio ours / reference and its 95 % interval. */
 #include "cli/bench.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "engines/mem/mem.h"
 
 #include <errno.h>
@@ -16,26 +16,30 @@
 #include <unistd.h>
 
 #define GOAL_RATIO 1.0
-#define MAX_RUNS   50
+#define MAX_PAIRS  500
 #define MIB	   (1024ULL * 1024ULL)
 
 static const char usage[] =
-    "usage: probestick bench mem [--runs N] [--array-mib M] [--threads T] [--passes P]\n"
-    "                            [--ref auto|likwid|stress-ng|none] [--json PATH]\n"
+    "usage: probestick bench mem [--pairs N] [--cap S] [--array-mib M] [--threads T]\n"
+    "                            [--passes P] [--ref auto|likwid|stress-ng]\n"
+    "                            [--json PATH]\n"
     "\n"
     "  STREAM triad (a = b + s * c) with T threads (default one per CPU) over\n"
     "  three arrays of M MiB each (default: the memory step's size, 4x the\n"
     "  last-level cache within 256 MiB in all), P passes a run (default 30),\n"
-    "  N runs (default 5) alternating with the reference on the same threads\n"
-    "  and working set: likwid-bench -t stream_sse, else stress-ng --stream.\n"
-    "  Prints GB/s (10^9 bytes/s, 24 bytes per element) per run, the medians,\n"
-    "  the ratio ours / reference (goal >= 1.0) and the spread.\n";
+    "  in pairs with the reference on the same threads and working set\n"
+    "  (likwid-bench -t stream_sse, else stress-ng --stream), the one that goes\n"
+    "  first alternating. Prints GB/s (10^9 bytes/s, 24 bytes per element) per\n"
+    "  run and judges the median pair ratio ours / reference and its 95%\n"
+    "  interval against the goal >= 1.0 from N pairs on (default 6), going on\n"
+    "  while undecided up to a cap of S seconds (default 300).\n";
 
 enum ref { REF_AUTO, REF_LIKWID, REF_STRESSNG, REF_NONE };
 static const char *const ref_names[] = {"auto", "likwid", "stress-ng", "none"};
 
 struct mem_opts {
-	unsigned int runs, threads, passes;
+	unsigned int pairs, threads, passes;
+	double cap;
 	uint64_t array;
 	enum ref ref;
 	const char *json;
@@ -278,43 +282,29 @@ static bool on_path(const char *name)
 	return false;
 }
 
-/* ------------------------------------------------------------- summary -- */
-
-struct side {
-	unsigned int n;
-	double med, min, max, spread;
+/* The pair runner's side: 0 ours, 1 the reference; GB/s or NAN. */
+struct mem_run {
+	const struct mem_opts *o;
+	enum ref use;
 };
 
-static void side_of(const struct run *runs, size_t nruns, bool ref, struct side *s)
+static double run_side(void *arg, int side, char *why, size_t len)
 {
-	double v[2 * MAX_RUNS];
+	const struct mem_run *m = arg;
+	struct run r = {.own_s = NAN, .own_gb = NAN};
 
-	memset(s, 0, sizeof(*s));
-	s->med = s->min = s->max = s->spread = NAN;
-	for (size_t i = 0; i < nruns; i++)
-		if (runs[i].ref == ref && runs[i].gbps > 0)
-			v[s->n++] = runs[i].gbps;
-	if (!s->n)
-		return;
-	ps_bench_stats(v, s->n, &s->med, &s->min, &s->max);
-	s->spread = (s->max - s->min) / s->med;
-}
-
-static json_object *jnum(double v)
-{
-	return isnan(v) ? NULL : json_object_new_double(v);
-}
-
-static json_object *side_json(const struct side *s)
-{
-	json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "runs", json_object_new_int((int)s->n));
-	json_object_object_add(o, "median_gbps", jnum(s->med));
-	json_object_object_add(o, "min_gbps", jnum(s->min));
-	json_object_object_add(o, "max_gbps", jnum(s->max));
-	json_object_object_add(o, "spread", jnum(s->spread));
-	return o;
+	if (side == 0)
+		run_ours(m->o, &r);
+	else
+		run_ref(m->o, m->use, &r);
+	if (!(r.gbps > 0)) {
+		snprintf(why, len, "%s", r.why);
+		return NAN;
+	}
+	if (isfinite(r.own_s) && isfinite(r.own_gb))
+		snprintf(why, len, "%.1f s; by its clock %.2f GB in %.2f s", r.seconds, r.own_gb,
+			 r.own_s);
+	return r.gbps;
 }
 
 /* ------------------------------------------------------------- command -- */
@@ -350,9 +340,13 @@ static int parse_args(int argc, char **argv, struct mem_opts *o)
 			fprintf(stderr, "probestick bench mem: %s needs a value\n%s", a, usage);
 			return 2;
 		}
-		if (strcmp(a, "--runs") == 0) {
-			if (parse_uint(a, val, 1, MAX_RUNS, &o->runs) < 0)
+		if (strcmp(a, "--pairs") == 0) {
+			if (parse_uint(a, val, 1, MAX_PAIRS, &o->pairs) < 0)
 				return 2;
+		} else if (strcmp(a, "--cap") == 0) {
+			if (parse_uint(a, val, 0, 36000, &u) < 0)
+				return 2;
+			o->cap = u;
 		} else if (strcmp(a, "--threads") == 0) {
 			if (parse_uint(a, val, 1, 4096, &o->threads) < 0)
 				return 2;
@@ -389,15 +383,17 @@ static int parse_args(int argc, char **argv, struct mem_opts *o)
 
 int ps_bench_mem_main(int argc, char **argv)
 {
-	struct mem_opts o = {.runs = 5, .passes = 30, .ref = REF_AUTO};
-	struct run runs[2 * MAX_RUNS];
-	struct side ours, ref;
+	struct mem_opts o = {.pairs = 6, .passes = 30, .ref = REF_AUTO, .cap = PS_BENCH_CAP_S};
 	struct ps_mem_caches caches = {0};
-	enum ref use;
-	size_t n = 0;
-	double ratio = NAN, spread = NAN;
-	enum ps_bench_verdict verdict = PS_BENCH_NOT_MEASURABLE;
-	char why[240] = "not measurable here: no reference tool";
+	struct mem_run mr = {.o = &o};
+	struct ps_pair_plan plan = {.name_a = "probestick",
+				    .unit = "GB/s",
+				    .what = "ours/reference",
+				    .goal = GOAL_RATIO,
+				    .max_pairs = MAX_PAIRS,
+				    .run = run_side,
+				    .arg = &mr};
+	struct ps_pairs pr;
 	int ret = parse_args(argc, argv, &o);
 
 	if (ret >= 0)
@@ -414,86 +410,47 @@ int ps_bench_mem_main(int argc, char **argv)
 			return 1;
 		}
 	}
-	use = o.ref;
-	if (use == REF_AUTO)
-		use = on_path("likwid-bench") ? REF_LIKWID
-		      : on_path("stress-ng")  ? REF_STRESSNG
-					      : REF_NONE;
+	mr.use = o.ref;
+	if (mr.use == REF_AUTO)
+		mr.use = on_path("likwid-bench") ? REF_LIKWID
+			 : on_path("stress-ng")	 ? REF_STRESSNG
+						 : REF_NONE;
+	if (mr.use == REF_NONE) {
+		fprintf(stderr, "probestick bench mem: no reference (likwid-bench or stress-ng) to "
+				"compare with\n");
+		return 1;
+	}
 	printf("bench mem: triad, %u threads, 3 arrays of %llu MiB (%llu MiB in all), %u passes "
-	       "a run, %u runs; reference: %s\n",
+	       "a run;\nreference: %s;\npairs, the one that goes first alternating, judged from "
+	       "%u pairs on, and on while\nundecided for at most %g s.\n",
 	       o.threads, (unsigned long long)(o.array / MIB),
-	       (unsigned long long)(3 * o.array / MIB), o.passes, o.runs,
-	       use == REF_LIKWID ? "likwid-bench -t stream_sse (packed SSE2, as our compiled triad)"
-	       : use == REF_STRESSNG ? "stress-ng --stream (all four kernels, its own sizing)"
-				     : "none");
+	       (unsigned long long)(3 * o.array / MIB), o.passes,
+	       mr.use == REF_LIKWID ? "likwid-bench -t stream_sse (packed SSE2, as our compiled "
+				      "triad), the same working set and threads"
+				    : "stress-ng --stream (all four kernels, its own sizing)",
+	       o.pairs, o.cap);
 	fflush(stdout);
-	for (unsigned int i = 0; i < o.runs; i++) {
-		/* alternating which goes first, so that drift touches both alike */
-		for (int k = 0; k < 2; k++) {
-			bool is_ref = (i + (unsigned int)k) % 2 == 1;
-			struct run *r = &runs[n];
-
-			if (is_ref && use == REF_NONE)
-				continue;
-			memset(r, 0, sizeof(*r));
-			r->own_s = r->own_gb = NAN;
-			if (is_ref)
-				run_ref(&o, use, r);
-			else
-				run_ours(&o, r);
-			n++;
-			if (r->gbps > 0 && isfinite(r->own_s) && isfinite(r->own_gb))
-				printf(
-				    "run %2u  %-10s %8.3f GB/s  (%.1f s; by its clock %.2f GB in "
-				    "%.2f s)\n",
-				    i + 1, ref_names[use], r->gbps, r->seconds, r->own_gb,
-				    r->own_s);
-			else if (r->gbps > 0)
-				printf("run %2u  %-10s %8.3f GB/s  (%.1f s)\n", i + 1,
-				       is_ref ? ref_names[use] : "probestick", r->gbps, r->seconds);
-			else
-				printf("run %2u  %-10s no figure: %s\n", i + 1,
-				       is_ref ? ref_names[use] : "probestick", r->why);
-			fflush(stdout);
-		}
-	}
-	side_of(runs, n, false, &ours);
-	side_of(runs, n, true, &ref);
-	if (ours.n && ref.n) {
-		ratio = ours.med / ref.med;
-		spread = ours.spread > ref.spread ? ours.spread : ref.spread;
-	}
-	if (use != REF_NONE)
-		verdict = ps_bench_judge_ratio("ours/reference", ratio, spread, ours.n, ref.n,
-					       GOAL_RATIO, why, sizeof(why));
-	printf("probestick median %.3f GB/s (min %.3f, max %.3f, %u runs)\n", ours.med, ours.min,
-	       ours.max, ours.n);
-	if (use != REF_NONE)
-		printf("%-10s median %.3f GB/s (min %.3f, max %.3f, %u runs)\n", ref_names[use],
-		       ref.med, ref.min, ref.max, ref.n);
-	printf("ratio ours/reference %.4f, spread %.1f%%; goal >= %.1f: %s\n", ratio, spread * 100,
-	       GOAL_RATIO, why);
+	plan.name_b = ref_names[mr.use];
+	plan.first_look = o.pairs;
+	plan.cap_s = o.cap;
+	if (ps_pairs_run(&plan, &pr) < 0)
+		return 1;
+	ps_pairs_print(&plan, &pr);
 	if (o.json) {
-		json_object *root = json_object_new_object();
+		json_object *root = ps_pairs_json(&plan, &pr);
 
 		json_object_object_add(root, "threads", json_object_new_int((int)o.threads));
 		json_object_object_add(root, "array_bytes",
 				       json_object_new_int64((int64_t)o.array));
 		json_object_object_add(root, "passes", json_object_new_int((int)o.passes));
-		json_object_object_add(root, "runs", json_object_new_int((int)o.runs));
-		json_object_object_add(root, "reference", json_object_new_string(ref_names[use]));
-		json_object_object_add(root, "ours", side_json(&ours));
-		json_object_object_add(root, "ref", side_json(&ref));
-		json_object_object_add(root, "ratio", jnum(ratio));
-		json_object_object_add(root, "spread", jnum(spread));
-		json_object_object_add(root, "goal_ratio", json_object_new_double(GOAL_RATIO));
-		json_object_object_add(root, "goal",
-				       json_object_new_string(ps_bench_verdict_name(verdict)));
-		json_object_object_add(root, "goal_why", json_object_new_string(why));
+		json_object_object_add(root, "reference",
+				       json_object_new_string(ref_names[mr.use]));
 		if (json_object_to_file_ext(o.json, root, JSON_C_TO_STRING_PRETTY) < 0)
 			fprintf(stderr, "probestick bench mem: cannot write %s: %s\n", o.json,
 				strerror(errno));
 		json_object_put(root);
 	}
-	return ours.n ? 0 : 1;
+	ret = pr.j.pairs && !pr.broken ? 0 : 1;
+	ps_pairs_free(&pr);
+	return ret;
 }

@@ -1,14 +1,14 @@
 /*
  * bench_net.c - `probestick bench net`: TCP throughput over a veth pair
  * between two network namespaces, probestick's libiperf pair against
- * Debian's iperf3 (same duration and streams), alternating, several runs;
- * the ratio of the medians and whether the spread lets it be judged.
+ * Debian's iperf3 (same duration and streams), alternating, in pairs judged
+ * by the median pair ratio and its 95 % interval (bench_judge.h).
  */
 #include "cli/bench.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "engines/net/iperf_pair.h"
 #include "engines/net/netns.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -21,20 +21,21 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define MAX_RUNS   50
+#define MAX_PAIRS  500
 #define GOAL	   1.0
 #define PORT_OURS  5241
 #define PORT_IPERF 5242
 
 static const char usage[] =
-    "usage: probestick bench net [--runs N] [--seconds S] [--streams N] [--iperf3 PATH|none]\n"
-    "                            [--json PATH]\n"
+    "usage: probestick bench net [--pairs N] [--seconds S] [--cap S] [--streams N]\n"
+    "                            [--iperf3 PATH] [--json PATH]\n"
     "\n"
     "  TCP over a veth pair between two new network namespaces (nothing else is\n"
-    "  touched): N runs (default 5) of S seconds (3) with P streams (1) through\n"
-    "  probestick's libiperf pair and through Debian's iperf3, alternating. Prints\n"
-    "  each run, the medians and the ratio probestick / iperf3 (goal >= 1.0),\n"
-    "  judged only when the ratio +- its run-to-run spread lies on one side of it.\n";
+    "  touched): pairs of runs of S seconds (3) with P streams (1), probestick's\n"
+    "  libiperf pair and Debian's iperf3, the one that goes first alternating.\n"
+    "  The median pair ratio probestick/iperf3 and its 95% interval are judged\n"
+    "  against the goal >= 1.0 from N pairs on (default 6), and the pairs go on\n"
+    "  while undecided up to a cap of S seconds (default 300).\n";
 
 struct setup {
 	int ns[2];
@@ -176,14 +177,36 @@ static double run_ours(const struct setup *s, int seconds, int streams, char *wh
 	return res.mbps;
 }
 
+struct net_run {
+	const struct setup *s;
+	const char *iperf3;
+	int seconds, streams;
+};
+
+static double run_side(void *arg, int side, char *why, size_t len)
+{
+	const struct net_run *n = arg;
+	double v = side == 0 ? run_ours(n->s, n->seconds, n->streams, why, len)
+			     : run_iperf3(n->iperf3, n->s, n->seconds, n->streams, why, len);
+
+	return v > 0 ? v : NAN;
+}
+
 int ps_bench_net(int argc, char **argv)
 {
-	int runs = 5, seconds = 3, streams = 1;
+	int seconds = 3, streams = 1, pairs = 6;
+	double cap = PS_BENCH_CAP_S;
 	const char *iperf3 = "iperf3", *json = NULL;
-	double ours[MAX_RUNS], theirs[MAX_RUNS];
-	size_t no = 0, nt = 0;
 	struct setup s = {{-1, -1}};
-	char why[300] = "";
+	struct net_run nr;
+	struct ps_pair_plan plan = {.name_a = "probestick",
+				    .name_b = "iperf3",
+				    .unit = "Mb/s",
+				    .what = "probestick/iperf3",
+				    .goal = GOAL,
+				    .run = run_side,
+				    .arg = &nr};
+	struct ps_pairs pr;
 	int ret;
 
 	for (int i = 0; i < argc; i++) {
@@ -198,10 +221,12 @@ int ps_bench_net(int argc, char **argv)
 			return 2;
 		}
 		i++;
-		if (strcmp(a, "--runs") == 0)
-			runs = atoi(v);
+		if (strcmp(a, "--pairs") == 0)
+			pairs = atoi(v);
 		else if (strcmp(a, "--seconds") == 0)
 			seconds = atoi(v);
+		else if (strcmp(a, "--cap") == 0)
+			cap = atof(v);
 		else if (strcmp(a, "--streams") == 0)
 			streams = atoi(v);
 		else if (strcmp(a, "--iperf3") == 0)
@@ -213,10 +238,17 @@ int ps_bench_net(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (runs < 1 || runs > MAX_RUNS || seconds < 1 || streams < 1 || streams > 64) {
-		fprintf(stderr, "probestick bench net: runs 1-%d, seconds >= 1, streams 1-64\n",
-			MAX_RUNS);
+	if (pairs < 1 || pairs > MAX_PAIRS || seconds < 1 || streams < 1 || streams > 64 ||
+	    !(cap >= 0)) {
+		fprintf(stderr,
+			"probestick bench net: pairs 1-%d, seconds >= 1, streams 1-64, cap >= 0\n",
+			MAX_PAIRS);
 		return 2;
+	}
+	if (!iperf3) {
+		fprintf(stderr, "probestick bench net: no reference (--iperf3 none): nothing to "
+				"compare\n");
+		return 1;
 	}
 	ret = make_pair(&s);
 	if (ret < 0) {
@@ -227,86 +259,31 @@ int ps_bench_net(int argc, char **argv)
 		    strerror(-ret));
 		return 1;
 	}
-	printf("TCP over veth between two namespaces: %d runs x %d s, %d stream%s, alternating\n",
-	       runs, seconds, streams, streams == 1 ? "" : "s");
-	printf("%-4s %14s %14s\n", "run", "probestick", iperf3 ? "iperf3" : "(no iperf3)");
-	for (int r = 0; r < runs; r++) {
-		double a, b = NAN;
-
-		/* alternate which goes first, so drift touches both alike */
-		if (r % 2 == 0) {
-			a = run_ours(&s, seconds, streams, why, sizeof(why));
-			if (iperf3)
-				b = run_iperf3(iperf3, &s, seconds, streams, why, sizeof(why));
-		} else {
-			if (iperf3)
-				b = run_iperf3(iperf3, &s, seconds, streams, why, sizeof(why));
-			a = run_ours(&s, seconds, streams, why, sizeof(why));
-		}
-		if (a > 0)
-			ours[no++] = a;
-		if (b > 0)
-			theirs[nt++] = b;
-		printf("%-4d %9.0f Mb/s %9.0f Mb/s%s%s\n", r + 1, a > 0 ? a : NAN, b > 0 ? b : NAN,
-		       (a > 0 && (!iperf3 || b > 0)) ? "" : "  ",
-		       (a > 0 && (!iperf3 || b > 0)) ? "" : why);
-	}
-	{
-		double mo = NAN, lo, ho, mt = NAN, lt, ht, ratio = NAN, spread = NAN;
-		enum ps_bench_verdict v = PS_BENCH_NOT_MEASURABLE;
-		char verdict[340];
-
-		if (no) {
-			ps_bench_stats(ours, no, &mo, &lo, &ho);
-		}
-		if (nt) {
-			ps_bench_stats(theirs, nt, &mt, &lt, &ht);
-		}
-		if (no && nt) {
-			ratio = mo / mt;
-			spread = (ho - lo) / mo > (ht - lt) / mt ? (ho - lo) / mo : (ht - lt) / mt;
-		}
-		v = ps_bench_judge(ratio, spread, (unsigned int)nt, (unsigned int)no, GOAL, verdict,
-				   sizeof(verdict));
-		printf("median %9.0f Mb/s %9.0f Mb/s\n", mo, mt);
-		printf("ratio probestick / iperf3: %.3f (goal >= %.1f); spread %.1f%%\n", ratio,
-		       GOAL, spread * 100);
-		/* the judge speaks of probes "on" and "off": here probestick and iperf3 */
-		printf("verdict: %s\n", ps_bench_verdict_name(v));
-		{
-			/* the judge's words are the probes bench's: on/off is probestick/iperf3
-			 * here */
-			char *w = strstr(verdict, "on/off");
-
-			if (w) {
-				memmove(w + 17, w + 6, strlen(w + 6) + 1);
-				memcpy(w, "probestick/iperf3", 17);
-			}
-		}
-		printf("why: %s\n", verdict);
+	nr = (struct net_run){.s = &s, .iperf3 = iperf3, .seconds = seconds, .streams = streams};
+	plan.first_look = (size_t)pairs;
+	plan.max_pairs = MAX_PAIRS;
+	plan.cap_s = cap;
+	printf("TCP over veth between two namespaces: pairs of %d s runs, %d stream%s, the tool\n"
+	       "that goes first alternating; judged from %d pairs on, and on while undecided\n"
+	       "for at most %g s. Reference: %s -c -t %d -P %d -J (server %s -s -1)\n",
+	       seconds, streams, streams == 1 ? "" : "s", pairs, cap, iperf3, seconds, streams,
+	       iperf3);
+	ret = ps_pairs_run(&plan, &pr);
+	if (ret == 0) {
+		ps_pairs_print(&plan, &pr);
 		if (json) {
-			json_object *o = json_object_new_object();
-			FILE *f;
+			json_object *o = ps_pairs_json(&plan, &pr);
 
-			ps_json_set_num(o, "probestick_median_mbps", mo, 1);
-			ps_json_set_num(o, "iperf3_median_mbps", mt, 1);
-			ps_json_set_num(o, "ratio", ratio, 4);
-			ps_json_set_num(o, "spread", spread, 4);
-			ps_json_set_str(o, "verdict", ps_bench_verdict_name(v));
-			ps_json_set(o, "runs", json_object_new_int(runs));
-			ps_json_set(o, "seconds", json_object_new_int(seconds));
+			ps_json_set(o, "seconds_per_run", json_object_new_int(seconds));
 			ps_json_set(o, "streams", json_object_new_int(streams));
-			f = fopen(json, "w");
-			if (f) {
-				fputs(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY),
-				      f);
-				fputc('\n', f);
-				fclose(f);
-			}
+			if (json_object_to_file_ext(json, o, JSON_C_TO_STRING_PRETTY) < 0)
+				fprintf(stderr, "probestick bench net: cannot write %s\n", json);
 			json_object_put(o);
 		}
 	}
 	close(s.ns[0]);
 	close(s.ns[1]);
-	return no ? 0 : 1;
+	ret = ret == 0 && pr.j.pairs && !pr.broken ? 0 : 1;
+	ps_pairs_free(&pr);
+	return ret;
 }

@@ -5,22 +5,27 @@
 #include "cli/cli.h"
 #include "boot/coldplug.h"
 #include "boot/stick_check.h"
-#include "core/store.h"
+#include "lib/store.h"
 #include "core/config.h"
 #include "cli/console.h"
+#include "hw/drive_identity.h"
 #include "hw/inventory.h"
-#include "hw/machine_id.h"
+#include "decode/machine_id.h"
 #include "cli/menu.h"
+#include "cli/send.h"
 #include "cli/serve.h"
 #include "cli/ui.h"
+#include "collect/collect.h"
 #include "core/plan.h"
+#include "core/recorders.h"
 #include "hw/hw.h"
 #include "report/compare.h"
+#include "report/fleet_compare.h"
 #include "report/html.h"
 #include "report/index.h"
 #include "report/ocp.h"
 #include "report/report.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "record/kmsg.h"
 
 #include <errno.h>
@@ -56,14 +61,24 @@ static const char usage[] =
     "  compare A B [C...] [--html FILE]\n"
     "                        what changed between runs (run folders, or a stick: its\n"
     "                        newest run); --html also writes compare.html there\n"
-    "  index [STICK]         rebuild STICK/reports/index.html (every run on the stick)\n"
+    "  compare --fleet DIR   machines of one model below DIR (a collector's tree):\n"
+    "                        each by its latest complete run; which differs from the\n"
+    "                        others beyond their spread\n"
+    "  index [STICK]         rebuild STICK/reports/index.html (every run on the stick, or\n"
+    "                        of a collector's tree: a row per machine)\n"
+    "  send [--collect URL] [--cfg FILE] ... PATH...\n"
+    "                        deliver run folders to the collector ('probestick send')\n"
     "  steps                 list the compiled-in steps\n"
+    "  schema BASE           the report's JSON Schema: BASE (docs/report-schema.json)\n"
+    "                        with every step's data fragment and setting\n"
     "  serve [--stick DIR] [--ports a,b] [--net SPEC] [--mtu SPEC] [--seconds N]\n"
     "        [--no-export]   server mode: the peer of another stick (iperf3 server,\n"
     "                        echo service, NBD export of a RAM disk) until a key\n"
     "  bench probes [...]    the probes' overhead, IOPS with them off and on (make bench);\n"
+    "  bench engine [...]    the io_uring engine against fio (make bench);\n"
     "  bench mem [...]       triad GB/s beside likwid-bench or stress-ng (make bench);\n"
-    "                        'probestick bench' lists its options\n"
+    "  bench net [...]       TCP over veth against iperf3 (make bench); each judged on\n"
+    "                        alternating pairs; 'probestick bench' lists its options\n"
     "\n"
     "  --root DIR            read /sys, /proc and /dev below DIR (fixture trees)\n"
     "  --out DIR             reports root (default STICK/reports with --stick, else\n"
@@ -158,6 +173,7 @@ struct session {
 	bool key_aborts;
 	bool leaving;		     /* the machine powers off or reboots after the plan */
 	struct ps_ocp_stream stream; /* stream=serial: fd of the serial line, else -1 */
+	struct ps_collect *collect;  /* collect=/syslog=: the fleet's collector, else NULL */
 };
 
 static int run_plan(void *arg, const char *plan, const char *steps_csv, char *dir, size_t len)
@@ -198,8 +214,15 @@ static int run_plan(void *arg, const char *plan, const char *steps_csv, char *di
 	}
 	o.steps = list;
 	o.n_steps = n;
+	o.sink = ps_collect_sink(s->collect);
 	ret = ps_plan_run(&o, &res);
 	ps_ui_summary(&ui, &res, s->leaving, 600);
+	/* Leaving: as long as collect_wait allows; else a while, the rest in the background. */
+	if (s->collect) {
+		double wait = ps_collect_wait_s(s->cfg.collect_wait);
+
+		ps_collect_settle(s->collect, s->leaving || wait < 30 ? wait : 30);
+	}
 	if (dir)
 		snprintf(dir, len, "%s", res.dir);
 	json_object_put(res.report);
@@ -214,7 +237,7 @@ static void session_init(struct session *s, const char *root, const char *stick,
 	s->stream.fd = -1;
 	ps_config_defaults(&s->cfg);
 	s->warnings = json_object_new_array();
-	/* Every write on the stick goes through the store (core/store.h). */
+	/* Every write on the stick goes through the store (lib/store.h). */
 	ps_store_init(stick);
 	if (stick) {
 		snprintf(s->cfg.stick, sizeof(s->cfg.stick), "%s", stick);
@@ -303,6 +326,7 @@ static int cmd_info(struct opts *o)
 	ps_path(path, sizeof(path), o->root, "%s", PROBESTICK_DEVICE);
 	io.module_fd = open(path, O_RDWR | O_CLOEXEC);
 	ps_inventory_take(&inv, &io);
+	ps_inventory_smartctl_identity(&inv, o->root, NULL, NULL);
 	ps_environment_read(o->root, &inv.environment);
 	ps_boot_read(o->root, &inv.boot);
 	ps_inventory_json(&inv, r);
@@ -313,10 +337,14 @@ static int cmd_info(struct opts *o)
 			io.module_fd >= 0 ? "loaded" : "not loaded");
 	if (io.module_fd >= 0)
 		close(io.module_fd);
-	/* The inventory's view reads the report's sections: give it its step. */
+	/* The inventory's view reads the report's sections: give it its step (the plan's
+	 * first phase, whatever its name). */
 	all = ps_registry(&n);
-	s = ps_step_find(all, n, "inventory");
-	ps_json_set_str(step, "name", "inventory");
+	s = NULL;
+	for (size_t i = 0; i < n && !s; i++)
+		if (all[i]->flags & PS_STEP_TAKES_INVENTORY)
+			s = all[i];
+	ps_json_set_str(step, "name", s ? s->name : "?");
 	ps_json_set_str(step, "status", "pass");
 	ps_json_set(step, "data_version", json_object_new_int(s ? (int)s->data_version : 0));
 	json_object_array_add(ps_json_get(r, "steps"), step);
@@ -408,10 +436,13 @@ static void choose_reports_root(struct session *s, const char *stick)
 	int ret;
 
 	if (!*stick) {
-		json_object_array_add(
-		    s->warnings,
-		    json_object_new_string("the boot stick was not found: reports "
-					   "go to " RUN_REPORTS " and are lost at power off"));
+		json_object_array_add(s->warnings,
+				      json_object_new_string(
+					  s->cfg.collect[0]
+					      ? "no stick: reports go to " RUN_REPORTS
+						" (RAM) and to the collector (collect{})"
+					      : "the boot stick was not found: reports "
+						"go to " RUN_REPORTS " and are lost at power off"));
 		snprintf(s->out_root, sizeof(s->out_root), "%s", RUN_REPORTS);
 		return;
 	}
@@ -508,11 +539,38 @@ static void open_stream(struct session *s, struct ps_console *con)
 				    "in report.ocp.jsonl"));
 }
 
+/* A collector line on the console. */
+static void collect_say(void *arg, bool problem, const char *line)
+{
+	ps_ui_say(arg, 0, line);
+}
+
+/* collect=/syslog=: the boot port up and the sender started (collect/collect.h). */
+static void start_collect(struct session *s, struct ps_console *con, const char *stick,
+			  const char *cmdline_path)
+{
+	char *cmdline = NULL;
+	size_t len;
+
+	ps_read_all(cmdline_path, &cmdline, &len);
+	s->collect = ps_collect_start(&(struct ps_collect_opts){
+	    .keys = ps_config_collect_keys(&s->cfg),
+	    .views = ps_views(),
+	    .root = s->root,
+	    .stick = stick,
+	    .cmdline = cmdline,
+	    .net = !*s->root,
+	    .say = collect_say,
+	    .arg = con,
+	});
+	free(cmdline);
+}
+
 static int cmd_boot(struct opts *o)
 {
 	struct session s;
 	struct ps_console con;
-	char cfg_path[PATH_MAX], cmdline[PATH_MAX];
+	char cfg_path[PATH_MAX], cmdline[PATH_MAX], site_cfg[PATH_MAX];
 	const char *then;
 	enum ps_action a;
 
@@ -522,6 +580,11 @@ static int cmd_boot(struct opts *o)
 	session_init(&s, o->root, o->stick, NULL);
 	snprintf(cfg_path, sizeof(cfg_path), "%s/probestick.cfg", o->stick);
 	ps_path(cmdline, sizeof(cmdline), o->root, "/proc/cmdline");
+	/* The netboot tree's site.img: its probestick.cfg first, the stick's and the command
+	 * line over it. */
+	ps_path(site_cfg, sizeof(site_cfg), o->root, "/etc/probestick/probestick.cfg");
+	if (access(site_cfg, R_OK) == 0)
+		ps_config_load(&s.cfg, site_cfg, NULL, s.warnings);
 	ps_config_load(&s.cfg, *o->stick ? cfg_path : NULL, cmdline, s.warnings);
 	choose_reports_root(&s, o->stick);
 	ps_console_open(&con, o->root, s.cfg.console, s.warnings);
@@ -531,6 +594,7 @@ static int cmd_boot(struct opts *o)
 	s.key_aborts = ps_console_interactive(&con);
 	print_warnings(&con, s.warnings);
 	say_stick(&con, s.stick);
+	start_collect(&s, &con, o->stick, cmdline);
 	if (s.cfg.boot_disk[0]) {
 		char line[160];
 
@@ -562,6 +626,9 @@ static int cmd_boot(struct opts *o)
 	}
 	if (!*o->root)
 		ps_kmsg_console_restore();
+	/* runs from the menu that are not delivered yet: as long as collect_wait allows */
+	ps_collect_settle(s.collect, ps_collect_wait_s(s.cfg.collect_wait));
+	ps_collect_free(s.collect);
 	ps_console_close(&con);
 	if (s.stream.fd >= 0)
 		close(s.stream.fd);
@@ -768,8 +835,9 @@ static const char *plans_text(unsigned int plans)
 
 static int cmd_steps(void)
 {
-	size_t n;
+	size_t n, nrec;
 	const struct ps_step_ops *const *all = ps_registry(&n);
+	const struct ps_recorder_ops *const *recs;
 
 	printf("%-16s %-10s %-5s %-14s %s\n", "STEP", "PLANS", "ORDER", "NEEDS", "WHAT");
 	for (size_t i = 0; i < n; i++) {
@@ -791,10 +859,104 @@ static int cmd_steps(void)
 	}
 	if (n == 0)
 		printf("(no step is compiled in: see 'make menuconfig', Test steps)\n");
+	recs = ps_recorders(&nrec);
+	printf("\n%-16s %-5s %s\n", "RECORDER", "ORDER", "AROUND EVERY STEP, IN steps[].<name>");
+	for (size_t i = 0; i < nrec; i++)
+		printf("%-16s %5d %s\n", recs[i]->name, recs[i]->order,
+		       recs[i]->view->blocks && recs[i]->view->nblocks &&
+			       recs[i]->view->blocks[0].title
+			   ? recs[i]->view->blocks[0].title
+			   : "");
+	return 0;
+}
+
+/* The report's JSON Schema: base (docs/report-schema.json) with what the registry knows. */
+static int cmd_schema(int argc, char **argv)
+{
+	json_object *base;
+
+	if (argc != 1) {
+		fprintf(stderr, "usage: probestick schema docs/report-schema.json\n");
+		return 2;
+	}
+	base = ps_json_read_file(argv[0]);
+	if (!base) {
+		fprintf(stderr, "probestick schema: %s is not a readable JSON object\n", argv[0]);
+		return 1;
+	}
+	ps_report_schema(base);
+	fputs(json_object_to_json_string_ext(base, JSON_C_TO_STRING_PRETTY |
+						       JSON_C_TO_STRING_SPACED |
+						       JSON_C_TO_STRING_NOSLASHESCAPE),
+	      stdout);
+	fputc('\n', stdout);
+	json_object_put(base);
 	return 0;
 }
 
 /* compare: positional run folders and --html FILE, parsed here (more than one positional). */
+/* compare --fleet: every machine below root by its latest complete run, grouped by model. */
+static int compare_fleet(const char *where)
+{
+	struct ps_index idx;
+	struct ps_doc **docs;
+	const char **labels;
+	struct ps_fleet_cmp *fc;
+	char root[PATH_MAX], *text;
+	size_t n = 0;
+	struct stat st;
+	int ret;
+
+	snprintf(root, sizeof(root), "%s/reports", where);
+	if (stat(root, &st) < 0 || !S_ISDIR(st.st_mode))
+		snprintf(root, sizeof(root), "%s", where);
+	ret = ps_index_scan(root, &idx);
+	if (ret < 0) {
+		fprintf(stderr, "probestick compare --fleet: cannot read %s: %s\n", root,
+			strerror(-ret));
+		return 1;
+	}
+	docs = calloc(idx.n + 1, sizeof(*docs));
+	labels = calloc(idx.n + 1, sizeof(*labels));
+	for (size_t i = 0; docs && labels && i < idx.n; i++) {
+		const struct ps_index_run *r = &idx.runs[i];
+		json_object *rep;
+		char err[PATH_MAX + 400];
+		bool seen = false;
+
+		/* the runs are newest first: a machine's first complete run is its latest */
+		for (size_t k = 0; k < n; k++)
+			seen = seen || strcmp(labels[k], r->machine_dir) == 0;
+		if (seen || r->state != PS_RUN_COMPLETE)
+			continue;
+		if (ps_report_load(r->path, &rep, err, sizeof(err)) < 0) {
+			fprintf(stderr, "probestick compare --fleet: %s (left out)\n", err);
+			continue;
+		}
+		docs[n] = ps_doc_build(rep, ps_views());
+		json_object_put(rep);
+		if (docs[n])
+			labels[n++] = r->machine_dir;
+	}
+	fc = docs && labels ? ps_fleet_compare((const struct ps_doc *const *)docs, n) : NULL;
+	if (fc) {
+		printf("%zu machine%s below %s, each by its latest complete run\n", n,
+		       n == 1 ? "" : "s", root);
+		text = ps_fleet_compare_text(fc, labels);
+		fputs(text, stdout);
+		free(text);
+	} else {
+		fprintf(stderr, "probestick compare --fleet: out of memory\n");
+	}
+	ps_fleet_compare_free(fc);
+	for (size_t i = 0; i < n; i++)
+		ps_doc_free(docs[i]);
+	free(docs);
+	free(labels);
+	ps_index_free(&idx);
+	return fc ? 0 : 1;
+}
+
 static int cmd_compare(int argc, char **argv)
 {
 	const char *paths[PS_CMP_MAX_RUNS], *html = NULL;
@@ -806,6 +968,12 @@ static int cmd_compare(int argc, char **argv)
 	int ret;
 
 	for (int i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "--fleet") == 0) {
+			if (i + 2 != argc)
+				return usage_error(
+				    "%s", "compare --fleet takes one folder and nothing else");
+			return compare_fleet(argv[i + 1]);
+		}
 		if (strcmp(argv[i], "--html") == 0) {
 			if (i + 1 == argc)
 				return usage_error("%s", "compare --html needs a file name");
@@ -958,12 +1126,16 @@ int ps_cli_main(int argc, char **argv)
 		ret = cmd_serve(nrest, rest);
 	} else if (strcmp(cmd, "compare") == 0) {
 		ret = cmd_compare(nrest, rest);
+	} else if (strcmp(cmd, "schema") == 0) {
+		ret = cmd_schema(nrest, rest);
 	} else if (strcmp(cmd, "index") == 0) {
 		ret = parse_opts(nrest, rest, cmd, "positional", &o);
 		if (ret < 0)
 			ret = cmd_index(&o);
 	} else if (strcmp(cmd, "bench") == 0) {
 		ret = ps_bench_main(nrest, rest);
+	} else if (strcmp(cmd, "send") == 0) {
+		ret = ps_send_main(nrest, rest);
 	} else if (strcmp(cmd, "steps") == 0) {
 		ret = parse_opts(nrest, rest, cmd, "", &o);
 		if (ret < 0)

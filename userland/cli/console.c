@@ -1,8 +1,8 @@
 /* console.c - write to every console terminal, read single keys from any of them.
  * Plain text only, so VGA and a serial line behave the same. */
 #include "cli/console.h"
-#include "core/util.h"
-#include "report/json.h"
+#include "lib/util.h"
+#include "lib/json.h"
 
 #include <errno.h>
 #include <fcntl.h>

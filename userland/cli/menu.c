@@ -3,19 +3,24 @@
 #include "cli/menu.h"
 #include "cli/console.h"
 #include "core/plan.h"
+#include "core/recorders.h"
 #include "core/scratch.h"
-#include "core/util.h"
+#include "decode/wall.h"
+#include "lib/store.h"
+#include "lib/util.h"
 #include "hw/drive_use.h"
 #include "hw/inventory.h"
 #include "report/compare.h"
 #include "report/index.h"
 #include "report/report.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define PAGE_LINES 20
 
@@ -303,30 +308,152 @@ static int get_line(struct ps_menu_env *env, char *buf, size_t len)
 	}
 }
 
-static void toggle_surface(struct ps_menu_env *env)
+/* What a setting shows on its menu line: its text, or what its default choice means. */
+static const char *shown(const struct ps_config *cfg, const struct ps_setting *st)
 {
-	bool full = strcmp(env->cfg->surface, "full") == 0;
+	const char *t = ps_config_text(cfg, st->key);
 
-	snprintf(env->cfg->surface, sizeof(env->cfg->surface), "%s", full ? "sampled" : "full");
-	ps_console_printf(env->con, "The full plan's surface scan is now %s: %s.\n",
-			  env->cfg->surface,
-			  full ? "the first and last GiB and 1 % of the rest of each drive"
-			       : "every sector of each drive (hours on a large disk)");
+	return t && *t ? t : "default";
 }
 
-/* The burn-in's budget, one key press at a time: the full plan's default, then longer. */
-static void cycle_burnin(struct ps_menu_env *env)
+/* The menu keys of the steps' settings: each press steps to the setting's next choice. */
+static const struct ps_setting *menu_setting(int k)
 {
-	static const char *const budgets[] = {"", "10m", "1h", "4h"};
-	size_t i = 0;
+	size_t n;
+	const struct ps_setting *const *all = ps_settings(&n);
 
-	while (i < PS_ARRAY_SIZE(budgets) && strcmp(env->cfg->burnin, budgets[i]) != 0)
+	for (size_t i = 0; i < n; i++)
+		if (all[i]->menu_key && all[i]->menu_key == k && all[i]->choices)
+			return all[i];
+	return NULL;
+}
+
+static void next_choice(struct ps_menu_env *env, const struct ps_setting *st)
+{
+	const char *now = ps_config_text(env->cfg, st->key);
+	size_t i = 0, n = 0;
+	char why[256], label[96];
+
+	while (st->choices[n].value)
+		n++;
+	while (i < n && now && strcmp(now, st->choices[i].value) != 0)
 		i++;
-	i = i + 1 < PS_ARRAY_SIZE(budgets) ? i + 1 : 0;
-	snprintf(env->cfg->burnin, sizeof(env->cfg->burnin), "%s", budgets[i]);
-	ps_console_printf(
-	    env->con, "The burn-in (full plan, or step burnin) now runs %s; any key stops it.\n",
-	    budgets[i][0] ? budgets[i] : "60s, the full plan's default");
+	i = i + 1 < n ? i + 1 : 0;
+	if (ps_config_set(env->cfg, st->key, st->choices[i].value, why, sizeof(why)) < 0) {
+		ps_console_printf(env->con, "%s\n", why);
+		return;
+	}
+	snprintf(label, sizeof(label), "%s", st->menu_label ? st->menu_label : st->key);
+	label[0] = (char)toupper((unsigned char)label[0]);
+	ps_console_printf(env->con, "%s is now %s: %s.\n", label, shown(env->cfg, st),
+			  st->choices[i].means);
+}
+
+/* scratch= with one more serial, through the config (which keeps its list parsed). */
+static bool append_scratch(struct ps_config *cfg, char *list, size_t len, const char *serial)
+{
+	char why[256];
+	size_t used = strlen(cfg->scratch);
+
+	memcpy(list, cfg->scratch, used);
+	list[used] = '\0';
+	if (used)
+		strncat(list, ",", len - strlen(list) - 1);
+	strncat(list, serial, len - strlen(list) - 1);
+	return ps_config_set(cfg, "scratch", list, why, sizeof(why)) == 0;
+}
+
+/*
+ * One wall meter reading typed in watts into field (room len): Enter keeps
+ * it, '-' clears it. Returns false when input ended.
+ */
+static bool wall_reading(struct ps_menu_env *env, const char *what, char *field, size_t len)
+{
+	char buf[16];
+	double w;
+	int n;
+
+	ps_console_printf(env->con, "%s\nWatts (Enter keeps %s, - clears): ", what,
+			  field[0] ? field : "none");
+	n = get_line(env, buf, sizeof(buf));
+	if (n < 0 && n != -ECANCELED)
+		return false;
+	if (n <= 0)
+		return true;
+	if (strcmp(buf, "-") == 0)
+		field[0] = '\0';
+	else if (ps_wall_parse(buf, &w) == 0)
+		snprintf(field, len, "%.1f", w);
+	else
+		ps_console_printf(env->con,
+				  "'%s' is not a reading in watts (105, 98.5): kept %s.\n", buf,
+				  field[0] ? field : "none");
+	return true;
+}
+
+/* The readings into the last run's report, every file rewritten from it. */
+static void wall_to_last_report(struct ps_menu_env *env, const struct ps_wall *w)
+{
+	struct ps_report_files files = {0};
+	json_object *r;
+	char err[1024];
+	int ret;
+
+	if (ps_report_load(env->last_report, &r, err, sizeof(err)) < 0) {
+		ps_console_printf(env->con, "Cannot add them to the last report: %s\n", err);
+		return;
+	}
+	ps_recorders_summary(r, w); /* report.power with them */
+	ps_store_begin(env->last_report);
+	ret = ps_report_write(r, env->last_report, ps_views(), &files);
+	ps_store_end(env->last_report);
+	if (ret < 0)
+		ps_console_printf(env->con, "Cannot write %s: %s\n", env->last_report,
+				  strerror(-ret));
+	else
+		ps_console_printf(env->con, "Stored with the run in %s.\n", env->last_report);
+	json_object_put(r);
+}
+
+/*
+ * Seed 001's wall meter, by hand: idle now (the machine waits at this
+ * menu), full load during the burn-in (its progress line says when). The
+ * readings go with the plans run from here, and with the last run if asked.
+ */
+static bool enter_wall(struct ps_menu_env *env)
+{
+	struct ps_config *c = env->cfg;
+	struct ps_wall w;
+	int k;
+
+	ps_console_printf(env->con, "\nA wall power meter, read by hand (the machine's whole draw, "
+				    "beside RAPL's CPU figures).\n");
+	if (!wall_reading(env, "Idle: the machine waits at this menu now; read the meter.",
+			  c->wall_idle, sizeof(c->wall_idle)) ||
+	    !wall_reading(env,
+			  "Full load: during the burn-in (b, then 2), when its progress line says "
+			  "\"burn-in: read wall meter\".",
+			  c->wall_load, sizeof(c->wall_load)))
+		return false;
+	snprintf(c->wall_source, sizeof(c->wall_source), "menu");
+	ps_rfc3339(time(NULL), c->wall_entered, sizeof(c->wall_entered));
+	w = ps_config_wall(c);
+	ps_console_printf(env->con,
+			  "Wall meter: idle %s W, full load %s W, for the plans run from "
+			  "this menu.\n",
+			  c->wall_idle[0] ? c->wall_idle : "-",
+			  c->wall_load[0] ? c->wall_load : "-");
+	if (!env->last_report[0])
+		return true;
+	ps_console_printf(env->con,
+			  "Store them with the last run (%s) too? y/n: ", env->last_report);
+	k = get_key(env->con);
+	ps_console_printf(env->con, "\n");
+	if (k < 0)
+		return false;
+	if (k == 'y' || k == 'Y')
+		wall_to_last_report(env, &w);
+	return true;
 }
 
 /*
@@ -375,7 +502,7 @@ static bool confirm_scratch(struct ps_menu_env *env)
 				  serial);
 	} else if (pick) {
 		struct ps_scratch_list l = {.n = 1};
-		char path[PATH_MAX];
+		char path[PATH_MAX], list[sizeof(env->cfg->scratch)];
 		size_t used = strlen(env->cfg->scratch);
 
 		snprintf(l.serial[0], sizeof(l.serial[0]), "%s", serial);
@@ -383,11 +510,10 @@ static bool confirm_scratch(struct ps_menu_env *env)
 		ps_drive_use_read(o.root, pick->name, path, &use);
 		if (ps_scratch_decide(pick, &use, &l, why, sizeof(why)) != PS_SCRATCH_OK) {
 			ps_console_printf(env->con, "%s is refused: %s.\n", pick->name, why);
-		} else if (used + strlen(serial) + 2 > sizeof(env->cfg->scratch)) {
+		} else if (used + strlen(serial) + 2 > sizeof(list) ||
+			   !append_scratch(env->cfg, list, sizeof(list), serial)) {
 			ps_console_printf(env->con, "Too many scratch drives named already.\n");
 		} else {
-			snprintf(env->cfg->scratch + used, sizeof(env->cfg->scratch) - used, "%s%s",
-				 used ? "," : "", serial);
 			ps_console_printf(env->con,
 					  "%s (serial %s) is confirmed as scratch: disk_write will "
 					  "overwrite it in the plans run from this menu.\n",
@@ -405,6 +531,50 @@ static enum ps_action no_input(struct ps_menu_env *env)
 	return PS_ACT_SHELL;
 }
 
+/* "1-9, s, w or b": the keys the menu takes, the settings' among them. */
+static const char *keys_text(struct ps_menu_env *env)
+{
+	static char buf[64];
+	size_t n, o = (size_t)snprintf(buf, sizeof(buf), "1-9");
+	const struct ps_setting *const *all = ps_settings(&n);
+
+	for (size_t i = 0; i < n && o + 8 < sizeof(buf); i++)
+		if (all[i]->menu_key && all[i]->choices)
+			o += (size_t)snprintf(buf + o, sizeof(buf) - o, ", %c", all[i]->menu_key);
+	snprintf(buf + o, sizeof(buf) - o, ", w or p");
+	return buf;
+}
+
+static void draw_menu(struct ps_menu_env *env)
+{
+	size_t n;
+	const struct ps_setting *const *all = ps_settings(&n);
+
+	ps_console_printf(env->con, "\nprobestick menu\n"
+				    "  1  run the quick plan\n"
+				    "  2  run the full plan\n"
+				    "  3  choose steps and run them\n"
+				    "  4  show the last report\n"
+				    "  8  compare runs on this stick\n"
+				    "  5  shell\n"
+				    "  6  reboot\n"
+				    "  7  power off\n"
+				    "  9  serve: be the peer of another stick\n");
+	for (size_t i = 0; env->cfg && i < n; i++)
+		if (all[i]->menu_key && all[i]->choices)
+			ps_console_printf(env->con, "  %c  %s: %s\n", all[i]->menu_key,
+					  all[i]->menu_label ? all[i]->menu_label : all[i]->key,
+					  shown(env->cfg, all[i]));
+	ps_console_printf(env->con,
+			  "  w  name a scratch drive for disk_write (%s)\n"
+			  "  p  wall meter readings: idle %s W, full load %s W\n"
+			  "Press %s: ",
+			  env->cfg && env->cfg->scratch[0] ? env->cfg->scratch : "none named",
+			  env->cfg && env->cfg->wall_idle[0] ? env->cfg->wall_idle : "-",
+			  env->cfg && env->cfg->wall_load[0] ? env->cfg->wall_load : "-",
+			  keys_text(env));
+}
+
 enum ps_action ps_menu_run(struct ps_menu_env *env)
 {
 	bool redraw = true;
@@ -413,25 +583,7 @@ enum ps_action ps_menu_run(struct ps_menu_env *env)
 		int k, c;
 
 		if (redraw)
-			ps_console_printf(
-			    env->con,
-			    "\nprobestick menu\n"
-			    "  1  run the quick plan\n"
-			    "  2  run the full plan\n"
-			    "  3  choose steps and run them\n"
-			    "  4  show the last report\n"
-			    "  8  compare runs on this stick\n"
-			    "  5  shell\n"
-			    "  6  reboot\n"
-			    "  7  power off\n"
-			    "  9  serve: be the peer of another stick\n"
-			    "  s  surface scan of the full plan: %s\n"
-			    "  w  name a scratch drive for disk_write (%s)\n"
-			    "  b  burn-in budget: %s\n"
-			    "Press 1-9, s, w or b: ",
-			    env->cfg ? env->cfg->surface : "sampled",
-			    env->cfg && env->cfg->scratch[0] ? env->cfg->scratch : "none named",
-			    env->cfg && env->cfg->burnin[0] ? env->cfg->burnin : "60s");
+			draw_menu(env);
 		redraw = true;
 		k = get_key(env->con);
 		if (k < 0) {
@@ -478,21 +630,26 @@ enum ps_action ps_menu_run(struct ps_menu_env *env)
 			if (c)
 				return k == '6' ? PS_ACT_REBOOT : PS_ACT_POWEROFF;
 			break;
-		case 's':
 		case 'w':
-		case 'b':
 			if (!env->cfg)
 				ps_console_printf(env->con, "Not available here.\n");
-			else if (k == 's')
-				toggle_surface(env);
-			else if (k == 'b')
-				cycle_burnin(env);
 			else if (!confirm_scratch(env))
 				return no_input(env);
 			break;
+		case 'p':
+			if (!env->cfg)
+				ps_console_printf(env->con, "Not available here.\n");
+			else if (!enter_wall(env))
+				return no_input(env);
+			break;
 		default:
-			ps_console_printf(
-			    env->con, "Not a menu item: press a digit from 1 to 9, s, w or b.\n");
+			if (menu_setting(k) && env->cfg)
+				next_choice(env, menu_setting(k));
+			else if (menu_setting(k))
+				ps_console_printf(env->con, "Not available here.\n");
+			else
+				ps_console_printf(env->con, "Not a menu item: press one of %s.\n",
+						  keys_text(env));
 			break;
 		}
 	}

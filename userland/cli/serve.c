@@ -11,7 +11,7 @@
 #include "cli/serve.h"
 #include "cli/console.h"
 #include "core/config.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "engines/io/uring_io.h"
 #include "engines/net/iperf_pair.h"
 #include "engines/net/nbd.h"
@@ -164,14 +164,11 @@ static int max_mtu(const struct ps_inventory *inv, const char *name)
 static void setup_ports(struct server *s, const struct ps_config *cfg,
 			const struct ps_inventory *inv)
 {
-	struct ps_net_spec net;
+	struct ps_net_spec net = cfg->net_want.net;
 	char why[256];
-	int mtu_mode = -1;
+	int mtu_mode = cfg->net_want.mtu;
 	double end;
 
-	if (ps_net_spec_parse(cfg->net, &net, why, sizeof(why)) < 0)
-		memset(&net, 0, sizeof(net));
-	ps_mtu_spec_parse(cfg->mtu, &mtu_mode);
 	for (size_t i = 0; i < s->n; i++) {
 		struct sport *p = &s->p[i];
 		int want = mtu_mode > 0 ? mtu_mode : mtu_mode < 0 ? max_mtu(inv, p->name) : 0;

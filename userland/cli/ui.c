@@ -1,8 +1,8 @@
 /* ui.c - the plan as a person watches it on VGA and serial (ui.h). */
 #include "cli/ui.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "report/doc.h"
-#include "report/json.h"
+#include "lib/json.h"
 #include "report/report.h"
 #include "report/text.h"
 
@@ -62,6 +62,10 @@ size_t ps_ui_progress_line(const struct ps_progress_state *p, bool fancy, bool k
 {
 	char phase[40], rate[32], eta[24] = "", amount[48], bar[24];
 	double frac = p->total ? (double)p->done / (double)p->total : NAN;
+
+	/* after a phase grew (the noise rule added runs) the bar holds its place */
+	if (!isnan(frac) && !isnan(p->frac) && p->frac > frac)
+		frac = p->frac;
 	int pct = isnan(frac) ? -1 : (int)(frac > 1 ? 100 : frac * 100);
 	size_t n;
 

@@ -1,15 +1,18 @@
 /* config.c - parse probestick.cfg and the kernel command line into struct ps_config.
  * Pure string functions, except ps_config_load which reads the two files. */
 #include "core/config.h"
+#include "collect/bootnet.h"
+#include "collect/url.h"
 #include "core/scratch.h"
-#include "hw/md.h"
-#include "core/util.h"
-#include "report/json.h"
+#include "decode/wall.h"
+#include "lib/util.h"
+#include "lib/json.h"
 
 #include <autoconf.h>
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -18,24 +21,38 @@
 #include <string.h>
 
 static const char *const plan_values[] = {"quick", "full", "menu", "serve"};
-static const char *const bond_values[] = {"off", "balance-rr", "802.3ad"};
 static const char *const then_values[] = {"poweroff", "reboot", "menu", "shell"};
 static const char *const stream_values[] = {"none", "serial"};
 static const unsigned int serial_speeds[] = {1200,  2400,   4800,   9600,   19200, 38400,
 					     57600, 115200, 230400, 460800, 921600};
 
+static void core_values(struct ps_config *cfg);
+static int set_step(struct ps_setting_slot *sl, const char *value, const char *v, char *why,
+		    size_t whylen);
+
 void ps_config_defaults(struct ps_config *cfg)
 {
+	size_t n;
+	const struct ps_setting *const *st = ps_settings(&n);
+	char why[200];
+
 	memset(cfg, 0, sizeof(*cfg));
 	snprintf(cfg->plan, sizeof(cfg->plan), "%s", CONFIG_DEFAULT_PLAN);
 	snprintf(cfg->then, sizeof(cfg->then), "menu");
 	snprintf(cfg->console, sizeof(cfg->console), "tty0,ttyS0");
 	snprintf(cfg->net, sizeof(cfg->net), "auto");
 	snprintf(cfg->mtu, sizeof(cfg->mtu), "max");
-	snprintf(cfg->bond, sizeof(cfg->bond), "off");
-	snprintf(cfg->array_chunk, sizeof(cfg->array_chunk), "512K");
-	snprintf(cfg->surface, sizeof(cfg->surface), "sampled");
 	snprintf(cfg->stream, sizeof(cfg->stream), "none");
+	snprintf(cfg->collect_wait, sizeof(cfg->collect_wait), "10m");
+	core_values(cfg);
+	for (size_t i = 0; i < n; i++) {
+		struct ps_setting_slot *sl = &cfg->step[cfg->n_step++];
+
+		sl->s = st[i];
+		/* a default that does not parse is the step's bug: the setting starts empty */
+		if (st[i]->def && set_step(sl, st[i]->def, st[i]->def, why, sizeof(why)) < 0)
+			sl->text[0] = '\0';
+	}
 }
 
 static void warn(json_object *warnings, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -191,222 +208,6 @@ static int check_console(const char *value, const char *v, char *why, size_t why
 	return -EINVAL;
 }
 
-int ps_net_spec_parse(const char *s, struct ps_net_spec *out, char *why, size_t whylen)
-{
-	char addr[64], *slash, *comma, *end;
-	long len;
-
-	memset(out, 0, sizeof(*out));
-	if (!s[0] || strcmp(s, "auto") == 0)
-		return 0;
-	if (strcmp(s, "dhcp") == 0) {
-		out->how = PS_NET_DHCP;
-		return 0;
-	}
-	if (strlen(s) >= sizeof(addr)) {
-		snprintf(why, whylen, "too long");
-		return -EINVAL;
-	}
-	snprintf(addr, sizeof(addr), "%s", s);
-	comma = strchr(addr, ',');
-	if (comma) {
-		*comma++ = '\0';
-		if (inet_pton(AF_INET, comma, &out->gw) != 1) {
-			snprintf(why, whylen, "the gateway is not an IPv4 address");
-			return -EINVAL;
-		}
-		out->has_gw = true;
-	}
-	slash = strchr(addr, '/');
-	if (!slash) {
-		snprintf(why, whylen, "is not auto, dhcp or ADDR/LEN[,GW] (like 192.168.1.50/24)");
-		return -EINVAL;
-	}
-	*slash++ = '\0';
-	len = strtol(slash, &end, 10);
-	if (!*slash || *end || len < 1 || len > 32) {
-		snprintf(why, whylen, "the prefix length is not 1 to 32");
-		return -EINVAL;
-	}
-	if (inet_pton(AF_INET, addr, &out->addr) != 1) {
-		snprintf(why, whylen, "is not auto, dhcp or ADDR/LEN[,GW] (like 192.168.1.50/24)");
-		return -EINVAL;
-	}
-	out->prefix = (int)len;
-	out->how = PS_NET_STATIC;
-	return 0;
-}
-
-int ps_peer_spec_parse(const char *s, struct in_addr *addr, int *port, char *why, size_t whylen)
-{
-	char host[64], *colon, *end;
-
-	*port = 0;
-	memset(addr, 0, sizeof(*addr));
-	if (!s[0])
-		return 0;
-	if (strlen(s) >= sizeof(host)) {
-		snprintf(why, whylen, "too long");
-		return -EINVAL;
-	}
-	snprintf(host, sizeof(host), "%s", s);
-	*port = 5201;
-	colon = strchr(host, ':');
-	if (colon) {
-		long p;
-
-		*colon++ = '\0';
-		p = strtol(colon, &end, 10);
-		if (!*colon || *end || p < 1 || p > 65535) {
-			snprintf(why, whylen, "the port is not 1 to 65535");
-			return -EINVAL;
-		}
-		*port = (int)p;
-	}
-	if (inet_pton(AF_INET, host, addr) != 1) {
-		snprintf(why, whylen,
-			 "is not an IPv4 address with an optional :PORT (names "
-			 "need DNS, which the stick has not)");
-		return -EINVAL;
-	}
-	return 0;
-}
-
-int ps_mtu_spec_parse(const char *s, int *mtu)
-{
-	char *end;
-	long v;
-
-	if (!s[0] || strcmp(s, "max") == 0) {
-		*mtu = -1;
-		return 0;
-	}
-	if (strcmp(s, "keep") == 0) {
-		*mtu = 0;
-		return 0;
-	}
-	v = strtol(s, &end, 10);
-	if (*end || v < 576 || v > 65535)
-		return -EINVAL;
-	*mtu = (int)v;
-	return 0;
-}
-
-int ps_memtest_spec_parse(const char *s, uint64_t *bytes, unsigned int *pct)
-{
-	char *end;
-	unsigned long long v;
-	unsigned int shift = 0;
-
-	*bytes = 0;
-	*pct = 0;
-	if (!isdigit((unsigned char)s[0]))
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || v == 0)
-		return -EINVAL;
-	if (strcmp(end, "%") == 0) {
-		if (v > 90)
-			return -EINVAL;
-		*pct = (unsigned int)v;
-		return 0;
-	}
-	switch (toupper((unsigned char)*end)) {
-	case 'K':
-		shift = 10;
-		break;
-	case 'M':
-		shift = 20;
-		break;
-	case 'G':
-		shift = 30;
-		break;
-	case 'T':
-		shift = 40;
-		break;
-	default:
-		return -EINVAL;
-	}
-	end++;
-	if (toupper((unsigned char)*end) == 'I')
-		end++;
-	if (toupper((unsigned char)*end) == 'B')
-		end++;
-	if (*end || v > (UINT64_MAX >> shift) || (v << shift) < (1ULL << 20))
-		return -EINVAL; /* at least 1 MiB */
-	*bytes = (uint64_t)v << shift;
-	return 0;
-}
-
-int ps_duration_parse(const char *s, unsigned int *seconds)
-{
-	unsigned long long total = 0;
-	const char *p = s;
-	int units = 0;
-
-	*seconds = 0;
-	while (*p) {
-		char *end;
-		unsigned long long v;
-
-		if (!isdigit((unsigned char)*p))
-			return -EINVAL;
-		v = strtoull(p, &end, 10);
-		if (v > 7ULL * 86400)
-			return -EINVAL;
-		switch (*end) {
-		case 'h':
-			v *= 3600;
-			break;
-		case 'm':
-			v *= 60;
-			break;
-		case 's':
-			break;
-		case '\0':
-			if (units)
-				return -EINVAL; /* "1h30": say the unit */
-			end--;
-			break;
-		default:
-			return -EINVAL;
-		}
-		total += v;
-		units++;
-		p = end + 1;
-	}
-	if (!units || total < 10 || total > 7ULL * 86400)
-		return -EINVAL;
-	*seconds = (unsigned int)total;
-	return 0;
-}
-
-static int check_memtest(const char *value, const char *v, char *why, size_t whylen)
-{
-	uint64_t bytes;
-	unsigned int pct;
-
-	if (ps_memtest_spec_parse(value, &bytes, &pct) == 0)
-		return 0;
-	snprintf(why, whylen,
-		 "memtest=%s is not a size (256M, 2G; at least 1M) or a share of the free memory "
-		 "(1%% to 90%%)",
-		 v);
-	return -EINVAL;
-}
-
-static int check_burnin(const char *value, const char *v, char *why, size_t whylen)
-{
-	unsigned int s;
-
-	if (ps_duration_parse(value, &s) == 0)
-		return 0;
-	snprintf(why, whylen,
-		 "burnin=%s is not a duration from 10s to 7 days (90s, 10m, 1h, 1h30m)", v);
-	return -EINVAL;
-}
-
 static int check_steps(const char *value, const char *v, char *why, size_t whylen)
 {
 	/* Names are checked when the plan is chosen, against the steps compiled in. */
@@ -453,22 +254,6 @@ static int check_mtu(const char *value, const char *v, char *why, size_t whylen)
 	return -EINVAL;
 }
 
-static int check_bond(const char *value, const char *v, char *why, size_t whylen)
-{
-	if (pick(value, bond_values, PS_ARRAY_SIZE(bond_values)) >= 0)
-		return 0;
-	snprintf(why, whylen, "bond=%s is not one of off, balance-rr, 802.3ad", v);
-	return -EINVAL;
-}
-
-static int check_surface(const char *value, const char *v, char *why, size_t whylen)
-{
-	if (strcmp(value, "sampled") == 0 || strcmp(value, "full") == 0)
-		return 0;
-	snprintf(why, whylen, "surface=%s is not one of sampled, full", v);
-	return -EINVAL;
-}
-
 static int check_scratch(const char *value, const char *v, char *why, size_t whylen)
 {
 	struct ps_scratch_list l;
@@ -480,70 +265,162 @@ static int check_scratch(const char *value, const char *v, char *why, size_t why
 	return -EINVAL;
 }
 
-static int check_array(const char *value, const char *v, char *why, size_t whylen)
+static int check_wall(const char *value, const char *v, char *why, size_t whylen)
 {
-	struct ps_md_levels l;
-	char reason[128];
+	double w;
 
-	if (ps_md_levels_parse(value, &l, reason, sizeof(reason)) == 0)
+	if (!*value || ps_wall_parse(value, &w) == 0)
 		return 0;
-	snprintf(why, whylen, "array=%s: %s", v, reason);
+	snprintf(why, whylen, "'%s' is not a wall meter's reading in watts (105, 98.5W)", v);
 	return -EINVAL;
 }
 
-static int check_array_chunk(const char *value, const char *v, char *why, size_t whylen)
+/* The collector's settings: their values may hold a password, so no message quotes them. */
+static int check_collect(const char *value, const char *v, char *why, size_t whylen)
 {
-	uint64_t b;
-	char reason[128];
+	struct ps_url u;
+	char reason[200];
+	int ret = ps_url_parse(value, &u, reason, sizeof(reason));
 
-	if (ps_md_chunk_parse(value, &b, reason, sizeof(reason)) == 0)
+	memset(u.password, 0, sizeof(u.password));
+	if (ret == 0 || !*value)
 		return 0;
-	snprintf(why, whylen, "array_chunk=%s: %s", v, reason);
+	snprintf(why, whylen, "collect=: %s (like https://collector.lab/fleet/)", reason);
 	return -EINVAL;
 }
 
-static int check_array_extrapolate(const char *value, const char *v, char *why, size_t whylen)
+static int check_syslog(const char *value, const char *v, char *why, size_t whylen)
 {
-	uint64_t b;
+	struct ps_syslog_target t;
+	char reason[200];
 
-	if (!*value || (ps_md_size_parse(value, &b) == 0 && b > 0))
+	if (!*value || ps_syslog_target_parse(value, &t, reason, sizeof(reason)) == 0)
 		return 0;
-	snprintf(why, whylen, "array_extrapolate=%s is not a size (2TB, 500GB, 4TiB)", v);
+	snprintf(why, whylen, "syslog=%s: %s (like tls://collector.lab:6514)", v, reason);
 	return -EINVAL;
+}
+
+static int check_ip(const char *value, const char *v, char *why, size_t whylen)
+{
+	struct ps_bootnet b;
+	char reason[200];
+
+	if (!*value || ps_bootnet_parse_ip(value, &b, reason, sizeof(reason)) == 0)
+		return 0;
+	snprintf(why, whylen, "ip=%s: %s", v, reason);
+	return -EINVAL;
+}
+
+static int check_collect_wait(const char *value, const char *v, char *why, size_t whylen)
+{
+	unsigned int s;
+
+	if (strcmp(value, "0") == 0 || ps_duration_parse(value, &s) == 0)
+		return 0;
+	snprintf(why, whylen, "collect_wait=%s is not 0 or a duration from 10s (90s, 10m, 1h)", v);
+	return -EINVAL;
+}
+
+static int check_credential(const char *value, const char *v, char *why, size_t whylen)
+{
+	for (const char *p = value; *p; p++)
+		if ((unsigned char)*p < ' ' || *p == 0x7f) {
+			snprintf(why, whylen, "the value holds a control byte (not shown)");
+			return -EINVAL;
+		}
+	return 0;
+}
+
+static int check_collect_user(const char *value, const char *v, char *why, size_t whylen)
+{
+	if (strchr(value, ':')) {
+		snprintf(why, whylen,
+			 "collect_user=%s: a user name for basic authentication has no ':'", v);
+		return -EINVAL;
+	}
+	return check_credential(value, v, why, whylen);
 }
 
 /*
- * Every key of probestick.cfg and the kernel command line (probestick.KEY=):
- * where its value lives in struct ps_config and how it is checked. A new
- * setting is one row here and one field in config.h.
+ * The core's keys of probestick.cfg and the kernel command line
+ * (probestick.KEY=): where the value lives in struct ps_config and how it is
+ * checked. A step's setting is declared in the step's file (struct
+ * ps_setting) and lives in cfg->step[].
  */
-#define KEY(name, field, check)                                                                    \
+#define KEY(name, field, check, hlp)                                                               \
 	{                                                                                          \
 #name, offsetof(struct ps_config, field), sizeof(((struct ps_config *)0)->field),  \
-		    check                                                                          \
+		    check, hlp                                                                     \
 	}
 static const struct config_key {
 	const char *name;
 	size_t off, size;
 	check_fn check;
+	const char *help;
 } keys[] = {
-    KEY(plan, plan, check_plan),
-    KEY(then, then, check_then),
-    KEY(console, console, check_console),
-    KEY(steps, steps, check_steps),
-    KEY(surface, surface, check_surface),
-    KEY(scratch, scratch, check_scratch),
-    KEY(peer, peer, check_peer),
-    KEY(net, net, check_net),
-    KEY(mtu, mtu, check_mtu),
-    KEY(bond, bond, check_bond),
-    KEY(array, array, check_array),
-    KEY(array_chunk, array_chunk, check_array_chunk),
-    KEY(array_extrapolate, array_extrapolate, check_array_extrapolate),
-    KEY(stream, stream, check_stream),
-    KEY(memtest, memtest, check_memtest),
-    KEY(burnin, burnin, check_burnin),
+    KEY(plan, plan, check_plan, "what runs at boot: quick, full, menu or serve"),
+    KEY(then, then, check_then, "what follows the plan: poweroff, reboot, menu or shell"),
+    KEY(console, console, check_console, "the terminals of the menu and progress: tty0,ttyS0"),
+    KEY(steps, steps, check_steps, "only these steps (and what they run after), comma separated"),
+    KEY(scratch, scratch, check_scratch, "serials of drives a writing step may OVERWRITE"),
+    KEY(peer, peer, check_peer, "HOST[:PORT]: an iperf3 server or a stick in server mode"),
+    KEY(net, net, check_net, "auto, dhcp or ADDR/LEN[,GW]: the address of the port facing a peer"),
+    KEY(mtu, mtu, check_mtu, "max, keep or N: the MTU of the jumbo-frame tests"),
+    KEY(stream, stream, check_stream, "none or serial: OCP artifacts on the serial line"),
+    KEY(wall_idle, wall_idle, check_wall, "a wall meter's reading in watts, the machine idle"),
+    KEY(wall_load, wall_load, check_wall, "a wall meter's reading in watts under full load"),
+    KEY(collect, collect, check_collect, "https://HOST[:PORT]/PATH/: the fleet's collector"),
+    KEY(collect_ca, collect_ca, check_credential, "the collector's CA certificate (PEM file)"),
+    KEY(collect_user, collect_user, check_collect_user, "the collector's user name"),
+    KEY(collect_password, collect_password, check_credential, "the collector's password"),
+    KEY(collect_wait, collect_wait, check_collect_wait,
+	"0 or a duration: how long the plan's end waits for the collector"),
+    KEY(syslog, syslog, check_syslog, "tls://HOST[:PORT]: the OCP stream as syslog"),
+    KEY(ip, ip, check_ip, "dhcp, off or the kernel's ip= syntax: the boot port's address"),
 };
+
+const struct ps_core_key *ps_config_core_keys(size_t *n)
+{
+	static struct ps_core_key out[PS_ARRAY_SIZE(keys)];
+
+	for (size_t i = 0; i < PS_ARRAY_SIZE(keys); i++)
+		out[i] = (struct ps_core_key){keys[i].name, keys[i].help};
+	*n = PS_ARRAY_SIZE(keys);
+	return out;
+}
+
+/* Every step's settings, from the steps compiled in (section ps_steps, as the registry reads it).
+ */
+extern const struct ps_step_ops *const __start_ps_steps[] __attribute__((weak));
+extern const struct ps_step_ops *const __stop_ps_steps[] __attribute__((weak));
+
+const struct ps_setting *const *ps_settings(size_t *n)
+{
+	static const struct ps_setting *list[PS_STEP_SETTINGS_MAX];
+	static size_t count;
+	static bool done;
+
+	if (!done && __start_ps_steps && __stop_ps_steps) {
+		for (const struct ps_step_ops *const *o = __start_ps_steps; o < __stop_ps_steps;
+		     o++) {
+			for (size_t k = 0; *o && (*o)->settings && (*o)->settings[k]; k++) {
+				const struct ps_setting *st = (*o)->settings[k];
+				bool taken = false;
+
+				for (size_t i = 0; i < PS_ARRAY_SIZE(keys); i++)
+					taken = taken || strcmp(keys[i].name, st->key) == 0;
+				for (size_t i = 0; i < count; i++)
+					taken = taken || strcmp(list[i]->key, st->key) == 0;
+				if (!taken && count < PS_STEP_SETTINGS_MAX &&
+				    st->size <= PS_SETTING_VALUE_MAX && st->parse)
+					list[count++] = st;
+			}
+		}
+	}
+	done = true;
+	*n = count;
+	return list;
+}
 
 static const struct config_key *find_key(const char *name)
 {
@@ -553,26 +430,81 @@ static const struct config_key *find_key(const char *name)
 	return NULL;
 }
 
+static struct ps_setting_slot *find_slot(const struct ps_config *cfg, const char *name)
+{
+	for (size_t i = 0; i < cfg->n_step; i++)
+		if (strcmp(cfg->step[i].s->key, name) == 0)
+			return (struct ps_setting_slot *)&cfg->step[i];
+	return NULL;
+}
+
 static char *field(struct ps_config *cfg, const struct config_key *k)
 {
 	return (char *)cfg + k->off;
+}
+
+/* What the core keeps parsed: the scratch list, and net=, peer=, mtu= (each checked before). */
+static void core_values(struct ps_config *cfg)
+{
+	struct ps_net_want *w = &cfg->net_want;
+	char why[160];
+
+	if (ps_scratch_parse(cfg->scratch, &cfg->scratch_list, why, sizeof(why)) < 0)
+		memset(&cfg->scratch_list, 0, sizeof(cfg->scratch_list));
+	memset(w, 0, sizeof(*w));
+	w->mtu = -1;
+	if (ps_net_spec_parse(cfg->net, &w->net, why, sizeof(why)) < 0)
+		memset(&w->net, 0, sizeof(w->net));
+	if (ps_peer_spec_parse(cfg->peer, &w->peer, &w->peer_port, why, sizeof(why)) < 0)
+		w->peer_port = 0;
+	if (ps_mtu_spec_parse(cfg->mtu, &w->mtu) < 0)
+		w->mtu = -1;
+}
+
+/* A step setting's text into its slot: parsed first, kept only when it parses. */
+static int set_step(struct ps_setting_slot *sl, const char *value, const char *v, char *why,
+		    size_t whylen)
+{
+	unsigned char parsed[PS_SETTING_VALUE_MAX];
+	char reason[200] = "";
+
+	memset(parsed, 0, sizeof(parsed));
+	if (strlen(value) >= sizeof(sl->text)) {
+		snprintf(why, whylen, "%s=%s is too long", sl->s->key, v);
+		return -EINVAL;
+	}
+	if (*value && sl->s->parse(value, parsed, reason, sizeof(reason)) < 0) {
+		snprintf(why, whylen, "%s=%s: %s", sl->s->key, v, reason[0] ? reason : sl->s->help);
+		return -EINVAL;
+	}
+	snprintf(sl->text, sizeof(sl->text), "%s", value);
+	memcpy(sl->value, parsed, sizeof(sl->value));
+	return 0;
 }
 
 int ps_config_set(struct ps_config *cfg, const char *key, const char *value, char *why,
 		  size_t whylen)
 {
 	const struct config_key *k = find_key(key);
-	char v[48], known[256];
+	struct ps_setting_slot *sl = k ? NULL : find_slot(cfg, key);
+	char v[48], known[400];
 	size_t o = 0;
 	int ret;
 
 	quote(v, sizeof(v), value, strlen(value));
+	if (ps_config_secret(key))
+		snprintf(v, sizeof(v), "(not shown)");
+	if (sl)
+		return set_step(sl, value, v, why, whylen);
 	if (!k) {
 		char kq[48];
 
 		for (size_t i = 0; i < PS_ARRAY_SIZE(keys) && o < sizeof(known); i++)
 			o += (size_t)snprintf(known + o, sizeof(known) - o, "%s%s", i ? ", " : "",
 					      keys[i].name);
+		for (size_t i = 0; i < cfg->n_step && o < sizeof(known); i++)
+			o += (size_t)snprintf(known + o, sizeof(known) - o, ", %s",
+					      cfg->step[i].s->key);
 		quote(kq, sizeof(kq), key, strlen(key));
 		snprintf(why, whylen, "unknown key '%s' (known: %s)", kq, known);
 		return -ENOENT;
@@ -585,14 +517,65 @@ int ps_config_set(struct ps_config *cfg, const char *key, const char *value, cha
 	if (ret < 0)
 		return ret;
 	snprintf(field(cfg, k), k->size, "%s", value);
+	core_values(cfg);
 	return 0;
 }
 
-static const char *current(struct ps_config *cfg, const char *key)
+const char *ps_config_text(const struct ps_config *cfg, const char *key)
 {
 	const struct config_key *k = find_key(key);
+	const struct ps_setting_slot *sl;
 
-	return k ? field(cfg, k) : "";
+	if (k)
+		return (const char *)cfg + k->off;
+	sl = find_slot(cfg, key);
+	return sl ? sl->text : NULL;
+}
+
+/* The text a message may quote: a secret key's only as "(not shown)". */
+static const char *current(struct ps_config *cfg, const char *key)
+{
+	const char *t = ps_config_text(cfg, key);
+
+	if (t && t[0] && ps_config_secret(key))
+		return "(not shown)";
+	return t ? t : "";
+}
+
+const char *ps_config_shown(const struct ps_config *cfg, const char *key, char *buf, size_t len)
+{
+	const char *t = ps_config_text(cfg, key);
+
+	if (!t || !t[0] || !ps_config_secret(key))
+		return t;
+	if (strcmp(key, "collect") == 0)
+		ps_config_redact_url(t, buf, len);
+	else
+		snprintf(buf, len, "(not shown)");
+	return buf;
+}
+
+struct ps_wall ps_config_wall(const struct ps_config *cfg)
+{
+	struct ps_wall w = {NAN, NAN, "probestick.cfg", NULL};
+
+	if (!cfg)
+		return w;
+	if (ps_wall_parse(cfg->wall_idle, &w.idle_w) < 0)
+		w.idle_w = NAN;
+	if (ps_wall_parse(cfg->wall_load, &w.load_w) < 0)
+		w.load_w = NAN;
+	if (cfg->wall_source[0])
+		w.source = cfg->wall_source;
+	if (cfg->wall_entered[0])
+		w.entered = cfg->wall_entered;
+	return w;
+}
+
+struct ps_collect_keys ps_config_collect_keys(const struct ps_config *cfg)
+{
+	return (struct ps_collect_keys){cfg->collect,	       cfg->collect_ca, cfg->collect_user,
+					cfg->collect_password, cfg->syslog,	cfg->ip};
 }
 
 static bool is_blank(char c)
@@ -772,4 +755,40 @@ void ps_config_load(struct ps_config *cfg, const char *cfg_path, const char *cmd
 		load_file(cfg_path, warnings, apply_cfg, &a);
 	if (cmdline_path)
 		load_file(cmdline_path, warnings, apply_cmdline, &a);
+}
+
+/* A setting's default parsed once, for a step run without a config (tests) or not in it. */
+static const void *default_value(const struct ps_setting *s)
+{
+	static struct {
+		const struct ps_setting *s;
+		_Alignas(16) unsigned char value[PS_SETTING_VALUE_MAX];
+	} cache[PS_STEP_SETTINGS_MAX];
+	static const unsigned char zeros[PS_SETTING_VALUE_MAX];
+	static size_t n;
+	char why[200];
+
+	for (size_t i = 0; i < n; i++)
+		if (cache[i].s == s)
+			return cache[i].value;
+	if (n == PS_STEP_SETTINGS_MAX || s->size > PS_SETTING_VALUE_MAX)
+		return zeros;
+	cache[n].s = s;
+	if (s->def && *s->def && s->parse(s->def, cache[n].value, why, sizeof(why)) < 0)
+		memset(cache[n].value, 0, sizeof(cache[n].value));
+	return cache[n++].value;
+}
+
+const void *ps_setting(const struct ps_ctx *ctx, const struct ps_setting *s)
+{
+	const struct ps_setting_slot *sl = ctx && ctx->cfg ? find_slot(ctx->cfg, s->key) : NULL;
+
+	return sl ? sl->value : default_value(s);
+}
+
+const char *ps_setting_text(const struct ps_ctx *ctx, const struct ps_setting *s)
+{
+	const struct ps_setting_slot *sl = ctx && ctx->cfg ? find_slot(ctx->cfg, s->key) : NULL;
+
+	return sl ? sl->text : s->def ? s->def : "";
 }

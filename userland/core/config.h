@@ -2,13 +2,28 @@
 #ifndef PS_CONFIG_H
 #define PS_CONFIG_H
 
+#include "collect/collect.h"
+#include "core/step.h"
+#include "decode/wall.h"
+#include "engines/net/spec.h"
+#include "lib/redact.h"
+
 #include <json-c/json.h>
 #include <netinet/in.h>
 #include <stdint.h>
 #include <stdbool.h>
 #include <stddef.h>
 
-#define PS_MAX_TERMS 8
+#define PS_MAX_TERMS	     8
+#define PS_STEP_SETTINGS_MAX 24
+
+/* scratch=: the serials of the drives a writing step may overwrite (core/scratch.h decides). */
+#define PS_SCRATCH_MAX	  16
+#define PS_SCRATCH_SERIAL 96
+struct ps_scratch_list {
+	char serial[PS_SCRATCH_MAX][PS_SCRATCH_SERIAL];
+	size_t n;
+};
 
 /* One terminal from console=: "ttyS0,115200" gives name ttyS0 and speed 115200. */
 struct ps_term_spec {
@@ -25,48 +40,40 @@ struct ps_config {
 	char
 	    boot_disk[64]; /* whole disk holding the stick ("sdb"), "" if unknown: never a target */
 	char steps[512];   /* only these steps (and what they run after) at plan's depth; "" all */
-	char surface[16];  /* surface scan: sampled | full */
 	char scratch[512]; /* serials of confirmed scratch drives, comma separated ("": none) */
-	char peer[80];	/* HOST[:PORT]: an iperf3 server or a stick in server mode; "" discover */
-	char net[80];	/* auto | dhcp | ADDR/LEN[,GW]: the address of the port facing a peer */
-	char mtu[16];	/* max | keep | N: the MTU the jumbo-frame tests set */
-	char bond[16];	/* off | balance-rr | 802.3ad: nic_aggregate also over a bond */
-	char array[64]; /* RAID levels the array step builds ("1,5,6"); "" none */
-	char array_chunk[16];	    /* md chunk size of those arrays ("512K") */
-	char array_extrapolate[24]; /* a member size rebuild times are scaled to ("2TB"); "" none */
-	char memtest[16]; /* the memtest step's size: SIZE (256M, 2G) or N% of free; "" its default
-			   */
-	char burnin[16];  /* the burnin step's budget: 90s, 10m, 1h, 1h30m; "" its default */
+	char peer[80]; /* HOST[:PORT]: an iperf3 server or a stick in server mode; "" discover */
+	char net[80];  /* auto | dhcp | ADDR/LEN[,GW]: the address of the port facing a peer */
+	char mtu[16];  /* max | keep | N: the MTU the jumbo-frame tests set */
+	char wall_idle[16]; /* a wall meter's reading with the machine idle: "105", "105W"; "" none
+			     */
+	char wall_load[16]; /* the same under full load (the burn-in says when to read it) */
+	/* not keys: where the readings came from when not probestick.cfg */
+	char wall_source[16];  /* "menu"; "" probestick.cfg */
+	char wall_entered[32]; /* when they were entered in the menu (RFC 3339) */
+	/* The fleet's collector (collect/, README "A fleet"): "" none */
+	char collect[512];	    /* https://HOST[:PORT]/PATH/: the run folders go below it */
+	char collect_ca[256];	    /* the collector's CA (PEM); "" the netboot tree's or stick's */
+	char collect_user[128];	    /* basic authentication */
+	char collect_password[256]; /* never in a report, a log or on the console */
+	char collect_wait[16];	    /* after the plan, how long to try before then=: 10m, 0 */
+	char syslog[300];	    /* tls://HOST[:PORT] (or tcp://): the OCP stream as syslog */
+	char ip[320];		    /* the boot port: dhcp | off | the kernel's ip= syntax */
+	/* the machine-wide settings parsed once (ps_config_set keeps them current) */
+	struct ps_scratch_list scratch_list; /* scratch= */
+	struct ps_net_want net_want;	     /* net=, peer= and mtu= */
+	/* every step's settings (struct ps_setting, in the steps' files): text and value */
+	struct ps_setting_slot {
+		const struct ps_setting *s;
+		char text[PS_SETTING_TEXT_MAX]; /* as given, or the default; "" none */
+		_Alignas(16) unsigned char value[PS_SETTING_VALUE_MAX];
+	} step[PS_STEP_SETTINGS_MAX];
+	size_t n_step;
 };
-
-/* net=: how the port facing a peer gets its address. */
-struct ps_net_spec {
-	enum { PS_NET_AUTO = 0, PS_NET_DHCP, PS_NET_STATIC } how;
-	struct in_addr addr, gw;
-	int prefix;
-	bool has_gw;
-};
-/* "auto" (or ""), "dhcp", "ADDR/LEN[,GW]": 0, or -EINVAL and why[]. Pure. */
-int ps_net_spec_parse(const char *s, struct ps_net_spec *out, char *why, size_t whylen);
-
-/* peer=: an IPv4 address and a port (5201 when not given). Pure; "" gives port 0. */
-int ps_peer_spec_parse(const char *s, struct in_addr *addr, int *port, char *why, size_t whylen);
-
-/* mtu=: 0 for keep, -1 for max (the driver's largest), else the MTU. Pure; -EINVAL. */
-int ps_mtu_spec_parse(const char *s, int *mtu);
 
 /*
- * memtest=: a size with a unit (K, M, G, T: binary; "256M") into *bytes and
- * *pct 0, or "N%" (1..90) of the available memory into *pct and *bytes 0.
- * Pure; -EINVAL.
+ * Defaults: plan from Kconfig (CONFIG_DEFAULT_PLAN), then=menu,
+ * console=tty0,ttyS0, ..., and every step's setting (ps_settings()) at its own.
  */
-int ps_memtest_spec_parse(const char *s, uint64_t *bytes, unsigned int *pct);
-
-/* burnin=: "90s", "10m", "1h", "1h30m" (a bare number is seconds), 10 s to 7 days. Pure; -EINVAL.
- */
-int ps_duration_parse(const char *s, unsigned int *seconds);
-
-/* Defaults: plan from Kconfig (CONFIG_DEFAULT_PLAN), then=menu, console=tty0,ttyS0. */
 void ps_config_defaults(struct ps_config *cfg);
 
 /*
@@ -87,9 +94,43 @@ void ps_config_parse_cmdline(struct ps_config *cfg, const char *cmdline, json_ob
 void ps_config_load(struct ps_config *cfg, const char *cfg_path, const char *cmdline_path,
 		    json_object *warnings);
 
-/* Check one key=value; 0 and cfg updated, or -EINVAL and why[] says what is wrong. */
+/*
+ * Check one key=value, a core key or a step's; 0 and cfg updated, or -EINVAL
+ * and why[] says what is wrong, or -ENOENT for a key no one declares.
+ */
 int ps_config_set(struct ps_config *cfg, const char *key, const char *value, char *why,
 		  size_t whylen);
+
+/* The text of a key in cfg (a core key or a step's), or NULL for an unknown key. */
+const char *ps_config_text(const struct ps_config *cfg, const char *key);
+
+/*
+ * Every setting a step declares (ops->settings of the steps compiled in, in
+ * their order; a key declared twice is kept once), and the core's own keys
+ * with the help of each: for the report's config{}, its schema and the menu.
+ */
+const struct ps_setting *const *ps_settings(size_t *n);
+struct ps_core_key {
+	const char *key, *help;
+};
+const struct ps_core_key *ps_config_core_keys(size_t *n);
+
+/*
+ * The wall meter's readings in cfg (wall_idle=, wall_load=; NAN where none
+ * or not a reading), where they came from and when (texts in cfg).
+ */
+struct ps_wall ps_config_wall(const struct ps_config *cfg);
+
+/* The collector's keys of cfg, for ps_collect_start (texts in cfg). */
+struct ps_collect_keys ps_config_collect_keys(const struct ps_config *cfg);
+
+/*
+ * A key's text as a report may show it (NULL: a key no one declares): a
+ * secret hidden, the collector's URL without its user:password@, a
+ * password as "(not shown)". buf: room for it (PS_CONFIG_SHOWN_MAX).
+ */
+#define PS_CONFIG_SHOWN_MAX 512
+const char *ps_config_shown(const struct ps_config *cfg, const char *key, char *buf, size_t len);
 
 /* Split a console= value into terminals; returns the count or -EINVAL (why[] says why). */
 int ps_console_spec_parse(const char *spec, struct ps_term_spec *terms, int max, char *why,

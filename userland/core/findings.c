@@ -4,8 +4,9 @@
  */
 #include "core/step.h"
 #include "core/step_run.h"
-#include "core/util.h"
-#include "report/json.h"
+#include "lib/stats.h"
+#include "lib/util.h"
+#include "lib/json.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -101,17 +102,26 @@ void ps_findf(struct ps_ctx *ctx, enum ps_severity sev, struct ps_dev_ref dev, c
 	va_end(ap);
 }
 
-void ps_examined(struct ps_ctx *ctx, struct ps_dev_ref dev, const char *rule, const char *fmt, ...)
+void ps_find_hook(void *ctx, enum ps_severity sev, struct ps_dev_ref dev, const char *rule,
+		  const char *message)
+{
+	ps_findf(ctx, sev, dev, rule, "%s", message);
+}
+
+void ps_not_tested_hook(void *ctx, struct ps_dev_ref dev, const char *why)
+{
+	ps_not_tested(ctx, dev, "%s", why);
+}
+
+static void examined(struct ps_ctx *ctx, struct ps_dev_ref dev, const char *rule, bool tested,
+		     const char *fmt, va_list ap)
 {
 	char msg[512], name[96];
 	json_object *e;
-	va_list ap;
 
 	if (!ctx || !ctx->run || !ctx->run->examined || dev.kind == PS_DEV_NONE)
 		return;
-	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
 	rule_name(ctx, rule, name, sizeof(name));
 	e = json_object_new_object();
 	ps_json_set_str(e, "kind", ps_dev_kind_name(dev.kind));
@@ -119,7 +129,27 @@ void ps_examined(struct ps_ctx *ctx, struct ps_dev_ref dev, const char *rule, co
 	ps_json_set_str(e, "subject", dev.name);
 	ps_json_set_str(e, "rule", name);
 	ps_json_set_str(e, "message", msg);
+	if (!tested)
+		ps_json_set(e, "tested", json_object_new_boolean(false));
 	json_object_array_add(ctx->run->examined, e);
+}
+
+void ps_examined(struct ps_ctx *ctx, struct ps_dev_ref dev, const char *rule, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	examined(ctx, dev, rule, true, fmt, ap);
+	va_end(ap);
+}
+
+void ps_not_tested(struct ps_ctx *ctx, struct ps_dev_ref dev, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	examined(ctx, dev, "not_tested", false, fmt, ap);
+	va_end(ap);
 }
 
 void ps_step_reason(struct ps_ctx *ctx, const char *fmt, ...)
@@ -177,7 +207,7 @@ static json_object *new_verdict(json_object *verdicts, json_object *from)
 	ps_json_set_str(v, "kind", ps_json_str(from, "kind"));
 	ps_json_set_str(v, "device", ps_json_str(from, "device"));
 	ps_json_set_str(v, "subject", ps_json_str(from, "subject"));
-	ps_json_set_str(v, "status", "pass");
+	ps_json_set_str(v, "status", ps_json_bool(from, "tested") == 0 ? "untested" : "pass");
 	ps_json_set_str(v, "rule", ps_json_str(from, "rule"));
 	ps_json_set_str(v, "message", ps_json_str(from, "message"));
 	json_object_array_add(verdicts, v);
@@ -189,10 +219,17 @@ json_object *ps_step_verdicts(json_object *findings, json_object *examined)
 	json_object *verdicts = json_object_new_array();
 
 	for (size_t i = 0; i < ps_json_len(examined); i++) {
-		json_object *e = ps_json_at(examined, i);
+		json_object *e = ps_json_at(examined, i), *v = verdict_for(verdicts, e);
 
-		if (!verdict_for(verdicts, e))
+		if (!v)
 			new_verdict(verdicts, e);
+		else if (ps_json_bool(e, "tested") != 0 &&
+			 !strcmp(ps_json_str_or(v, "status", ""), "untested")) {
+			/* measured after all in this step: that is its verdict */
+			ps_json_set_str(v, "status", "pass");
+			ps_json_set_str(v, "rule", ps_json_str(e, "rule"));
+			ps_json_set_str(v, "message", ps_json_str(e, "message"));
+		}
 	}
 	for (size_t i = 0; i < ps_json_len(findings); i++) {
 		json_object *f = ps_json_at(findings, i), *v;
@@ -216,4 +253,23 @@ json_object *ps_step_verdicts(json_object *findings, json_object *examined)
 		ps_json_set_str(v, "unit", ps_json_str(f, "unit"));
 	}
 	return verdicts;
+}
+
+bool ps_find_unstable(struct ps_ctx *ctx, struct ps_dev_ref dev, const char *rule,
+		      const struct ps_figure *f, const char *unit, int decimals, const char *what,
+		      const char *why)
+{
+	struct ps_finding fi = {.severity = PS_SEV_INFO,
+				.dev = dev,
+				.rule = rule,
+				.value = f->cv_pct,
+				.limit = PS_UNSTABLE_CV_PCT,
+				.unit = "%"};
+
+	if (f->n < 2 || isnan(f->cv_pct) || f->cv_pct <= PS_UNSTABLE_CV_PCT || ps_should_abort(ctx))
+		return false;
+	ps_find(ctx, &fi, "%s varied by %.0f%% between runs (%.*f-%.*f %s%s): %s", what, f->cv_pct,
+		decimals, f->min, decimals, f->max, unit,
+		isnan(f->warmup) ? "" : ", after a warm-up run", why);
+	return true;
 }

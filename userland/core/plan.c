@@ -6,18 +6,15 @@
  */
 #include "version.h"
 #include "core/plan.h"
+#include "core/recorders.h"
 #include "core/scratch.h"
 #include "core/step_run.h"
-#include "core/store.h"
-#include "core/util.h"
+#include "lib/store.h"
+#include "lib/util.h"
 #include "hw/hw.h"
 #include "hw/inventory.h"
-#include "record/kcapture.h"
-#include "record/kmsg.h"
-#include "record/platform.h"
-#include "record/sampler.h"
 #include "report/index.h"
-#include "report/json.h"
+#include "lib/json.h"
 #include "report/ocp.h"
 #include "report/report.h"
 
@@ -159,30 +156,24 @@ static void plan_json(json_object *ps, const struct ps_run_opts *o)
 	ps_json_set_str(cfg, "plan", o->plan.name);
 	ps_json_set_str(cfg, "depth", o->plan.level == PS_PLAN_FULL ? "full" : "quick");
 	if (o->cfg) {
-		/* every setting a step reads: null where it was left to the step's default */
-		const struct {
-			const char *key, *value;
-		} more[] = {
-		    {"steps", o->cfg->steps},
-		    {"surface", o->cfg->surface},
-		    {"scratch", o->cfg->scratch},
-		    {"peer", o->cfg->peer},
-		    {"net", o->cfg->net},
-		    {"mtu", o->cfg->mtu},
-		    {"bond", o->cfg->bond},
-		    {"array", o->cfg->array},
-		    {"array_chunk", o->cfg->array_chunk},
-		    {"array_extrapolate", o->cfg->array_extrapolate},
-		    {"memtest", o->cfg->memtest},
-		    {"burnin", o->cfg->burnin},
-		};
+		/* every setting: the core's, then each step's; null where nothing was given and
+		 * the setting has no default of its own; a secret as ps_config_shown says */
+		size_t n;
+		const struct ps_core_key *core = ps_config_core_keys(&n);
+		char shown[PS_CONFIG_SHOWN_MAX];
 
-		ps_json_set_str(cfg, "then", o->cfg->then);
-		ps_json_set_str(cfg, "console", o->cfg->console);
-		ps_json_set_str(cfg, "stream", o->cfg->stream);
-		for (size_t i = 0; i < sizeof(more) / sizeof(more[0]); i++)
-			ps_json_set(cfg, more[i].key,
-				    more[i].value[0] ? ps_json_new_str(more[i].value) : NULL);
+		for (size_t i = 0; i < n; i++) {
+			const char *t = ps_config_shown(o->cfg, core[i].key, shown, sizeof(shown));
+
+			if (strcmp(core[i].key, "plan") != 0)
+				ps_json_set(cfg, core[i].key,
+					    t && t[0] ? ps_json_new_str(t) : NULL);
+		}
+		for (size_t i = 0; i < o->cfg->n_step; i++) {
+			const char *t = o->cfg->step[i].text;
+
+			ps_json_set(cfg, o->cfg->step[i].s->key, t[0] ? ps_json_new_str(t) : NULL);
+		}
 	}
 	ps_json_set(ps, "config", cfg);
 }
@@ -253,7 +244,7 @@ struct runner {
 	struct ps_report_files files;
 	struct ps_inventory inv;
 	int module_fd;
-	struct ps_kprobes *kprobes; /* attached once for the plan */
+	struct ps_recorders_plan recorders; /* what they keep for the plan (the module's probes) */
 	time_t started;
 	bool dir_tried;
 	bool store_warned;
@@ -320,6 +311,8 @@ static void write_report(struct runner *r)
 		ps_ocp_stream_update(r->o->stream, r->report, ps_views());
 	if (!r->res->dir[0])
 		return;
+	if (r->o->sink && r->o->sink->annotate)
+		r->o->sink->annotate(r->o->sink->arg, r->report, r->res->dir);
 	/* The report's files and the index share one read-write window of the stick. */
 	ps_store_begin(r->res->dir);
 	ret = ps_report_write(r->report, r->res->dir, ps_views(), &r->files);
@@ -335,6 +328,8 @@ static void write_report(struct runner *r)
 	}
 	if (ret < 0)
 		r->res->write_error = ret;
+	if (r->o->sink && r->o->sink->written)
+		r->o->sink->written(r->o->sink->arg, r->report, r->res->dir);
 	if (*ps_store_error() && !r->store_warned) {
 		r->store_warned = true;
 		notice(r->o, PS_SEV_WARN, "%s", ps_store_error());
@@ -413,103 +408,13 @@ static void finish_step(struct ps_step_run *run, enum ps_status st, double dur)
 	ps_json_set(step, "verdicts", ps_step_verdicts(run->findings, run->examined));
 }
 
-/* Recorders that state their findings in their member ("findings"), prefixed with it. */
-static const char *const finding_members[] = {"links", "aer", "mce", "edac", "sensors"};
-
-/*
- * Kernel log rules whose events another recorder counts from the source
- * itself while it runs (AER counters, the mce probe, EDAC, the throttle
- * counters): then the log line is kept in steps[].kmsg, but the finding is
- * that recorder's, so one event is one finding.
- */
-static const struct {
-	const char *rule, *owner; /* the owner's "available" pointer in the step */
-} kmsg_owned[] = {
-    {"aer", "/aer/available"},
-    {"mce", "/mce/available"},
-    {"edac_ce", "/edac/available"},
-    {"edac_ue", "/edac/available"},
-    {"cpu_throttle", "/sensors/throttle/available"},
-};
-
-static bool owned_elsewhere(json_object *step, const char *rule)
+/* The step runs after the plan's inventory phase (its "after" is that phase's step). */
+static bool after_inventory(const struct ps_run_opts *o, const struct ps_step_ops *s)
 {
-	for (size_t i = 0; i < PS_ARRAY_SIZE(kmsg_owned); i++)
-		if (strcmp(rule, kmsg_owned[i].rule) == 0) {
-			json_object *v = ps_json_ptr(step, kmsg_owned[i].owner);
+	const struct ps_step_ops *dep =
+	    s->after ? ps_step_find(o->steps, o->n_steps, s->after) : NULL;
 
-			return v && json_object_is_type(v, json_type_boolean) &&
-			       json_object_get_boolean(v);
-		}
-	return false;
-}
-
-/* The findings the platform recorders stated, as the step's, taken out of their members. */
-static void member_findings(json_object *findings, json_object *step)
-{
-	for (size_t m = 0; m < PS_ARRAY_SIZE(finding_members); m++) {
-		json_object *member = ps_json_get(step, finding_members[m]);
-		json_object *list = ps_json_arr(member, "findings");
-		char rule[96];
-
-		for (size_t i = 0; i < ps_json_len(list); i++) {
-			json_object *f = ps_json_at(list, i);
-			double v = NAN, l = NAN;
-
-			snprintf(rule, sizeof(rule), "%s.%s", finding_members[m],
-				 ps_json_str_or(f, "rule", "event"));
-			ps_json_num(f, "value", &v);
-			ps_json_num(f, "limit", &l);
-			ps_finding_add_json(findings, ps_json_str_or(f, "severity", "warn"), rule,
-					    ps_json_str(f, "kind"), ps_json_str(f, "device"),
-					    ps_json_str(f, "subject"),
-					    ps_json_str_or(f, "message", ""), v, l,
-					    ps_json_str(f, "unit"));
-		}
-		if (member)
-			json_object_object_del(member, "findings");
-	}
-}
-
-/* The kernel's errors and warnings become findings of the step (kmsg.<rule>), in one
- * place; its information stays in steps[].kmsg. */
-static void recorder_findings(json_object *findings, json_object *step)
-{
-	json_object *events = ps_json_arr(ps_json_get(step, "kmsg"), "events");
-
-	member_findings(findings, step);
-	for (size_t i = 0; i < ps_json_len(events); i++) {
-		json_object *e = ps_json_at(events, i);
-		const char *sev = ps_json_str_or(e, "severity", "warn");
-		char rule[96];
-
-		if (strcmp(sev, "warn") != 0 && strcmp(sev, "fail") != 0)
-			continue;
-		if (owned_elsewhere(step, ps_json_str_or(e, "rule", "")))
-			continue;
-		snprintf(rule, sizeof(rule), "kmsg.%s", ps_json_str_or(e, "rule", "event"));
-		ps_finding_add_json(findings, sev, rule, ps_json_str(e, "kind"),
-				    ps_json_str(e, "device"), ps_json_str(e, "subject"),
-				    ps_json_str_or(e, "message", ""), PS_NO_VALUE, PS_NO_VALUE,
-				    NULL);
-	}
-}
-
-/*
- * A step that measures throughput: its view has a headline figure where
- * higher is better. A CPU that throttles during it may be why a figure is
- * low, which makes throttling a warning there.
- */
-static bool measures_throughput(const struct ps_step_ops *s)
-{
-	for (size_t b = 0; s->view && b < s->view->nblocks; b++)
-		for (size_t c = 0; c < s->view->blocks[b].ncols; c++) {
-			const struct ps_col *col = &s->view->blocks[b].cols[c];
-
-			if ((col->flags & PS_COL_HEADLINE) && col->better == PS_BETTER_HIGHER)
-				return true;
-		}
-	return false;
+	return dep && (dep->flags & PS_STEP_TAKES_INVENTORY);
 }
 
 static double estimate_rest(struct runner *r, size_t from, const struct ps_ctx *base)
@@ -540,6 +445,7 @@ static void run_step(struct runner *r, size_t i)
 	    .plan = &o->plan,
 	    .cfg = o->cfg,
 	    .inv = &r->inv,
+	    .inventory = s->flags & PS_STEP_TAKES_INVENTORY ? &r->inv : NULL,
 	    .data = data,
 	    .module_fd = r->module_fd,
 	    .abort_flag = &abort_flag,
@@ -564,43 +470,29 @@ static void run_step(struct runner *r, size_t i)
 		o->ui->step_start(o->ui->arg, i, o->n_steps, s);
 	abort_flag = ABORT_NONE;
 	t0 = ps_mono_now();
-	if (need) {
+	if (ps_step_result_begin(&ctx, s, data) < 0) {
+		snprintf(run.reason, sizeof(run.reason), "out of memory for its result");
+		st = PS_ERROR;
+	} else if (need) {
 		snprintf(run.reason, sizeof(run.reason), "%s", need);
 		st = PS_SKIPPED;
-	} else if (s->after && strcmp(s->after, "inventory") == 0 && !r->inv.taken) {
+	} else if (after_inventory(o, s) && !r->inv.taken) {
 		snprintf(run.reason, sizeof(run.reason),
 			 "runs after the inventory, which did not complete");
 		st = PS_SKIPPED;
 	} else {
 		/*
-		 * Every step is timed and sampled: CPU split, IRQs and probes for its own
-		 * span, and the platform around it: links, AER, machine checks, ECC,
-		 * sensors (sampled with the load).
+		 * Every step is timed and sampled by the registered recorders (the CPU
+		 * split, IRQs and probes for its own span, and the platform around it:
+		 * links, AER, machine checks, ECC, sensors, energy, the kernel log).
 		 */
-		struct ps_links *lk = ps_links_start(o->root, r->module_fd);
-		struct ps_aer *aer = ps_aer_start(o->root);
-		struct ps_edac_rec *ed = ps_edac_start(o->root);
-		struct ps_sensors *sn = ps_sensors_start(o->root);
-		struct ps_sampler *smp =
-		    ps_sampler_start_hooked(o->root, 1000, ps_sensors_sample, sn);
-		struct ps_kmsg *km = ps_kmsg_start(o->root);
-		struct ps_kcapture *kc = ps_kcapture_start(r->kprobes);
-		const struct ps_inventory *inv;
-		struct ps_kc_records *recs = NULL;
+		struct ps_recorders_run rec;
 
+		ps_recorders_start(&rec, &r->recorders, o->root, r->module_fd,
+				   r->inv.taken ? &r->inv : NULL, s->view);
 		ret = s->run(&ctx);
-		inv = r->inv.taken ? &r->inv : NULL;
-		ps_json_set(step, "probes", ps_kcapture_stop_keep(kc, &recs));
-		ps_json_set(step, "kmsg", ps_kmsg_stop(km, inv));
-		ps_json_set(step, "load", ps_sampler_stop(smp));
-		ps_json_set(step, "sensors", ps_sensors_stop(sn, measures_throughput(s)));
-		ps_json_set(step, "links", ps_links_stop(lk, inv));
-		ps_json_set(step, "aer", ps_aer_stop(aer, recs, inv));
-		ps_json_set(step, "mce", ps_mce_from_records(recs));
-		ps_json_set(step, "edac", ps_edac_stop(ed, inv));
-		ps_kc_records_free(recs);
-		/* Before the status: what the recorders found raises it like the step's own. */
-		recorder_findings(run.findings, step);
+		ps_step_result_end(&ctx, s, data);
+		ps_recorders_stop(&rec, r->inv.taken ? &r->inv : NULL, step, data, run.findings);
 		if (abort_flag) {
 			snprintf(run.reason, sizeof(run.reason), "%s",
 				 abort_flag == ABORT_KEY ? "aborted by a key press"
@@ -610,12 +502,14 @@ static void run_step(struct runner *r, size_t i)
 			st = final_status(ret, run.findings, run.reason, sizeof(run.reason));
 		}
 	}
+	ps_step_result_end(&ctx, s, data); /* a step that did not run: its unknowns */
 	finish_step(&run, st, ps_mono_now() - t0);
 	abort_flag = ABORT_NONE;
 	json_object_array_add(ps_json_get(r->report, "steps"), step);
 	r->res->count[st]++;
-	if (strcmp(s->name, "inventory") == 0) {
-		/* The typed inventory is the steps' input; the report gets its sections. */
+	if (s->flags & PS_STEP_TAKES_INVENTORY) {
+		/* The typed inventory is the steps' input, read-only from here on; the
+		 * report gets its sections. */
 		ps_inventory_json(&r->inv, r->report);
 		if (r->inv.environment.read)
 			ps_environment_json(&r->inv.environment, r->report);
@@ -625,10 +519,8 @@ static void run_step(struct runner *r, size_t i)
 		open_dir(r);
 		if (o->ui && o->ui->estimate)
 			o->ui->estimate(o->ui->arg, estimate_rest(r, i + 1, &ctx));
-	} else if (r->inv.taken) {
-		/* A step may have corrected it (smart: a drive's identity behind a USB bridge). */
-		ps_inventory_json(&r->inv, r->report);
 	}
+	ps_recorders_summary(r->report, NULL);
 	if (o->ui && o->ui->step_end)
 		o->ui->step_end(o->ui->arg, i, o->n_steps, s, step);
 	ps_step_run_done(&run);
@@ -638,6 +530,7 @@ int ps_plan_run(const struct ps_run_opts *o, struct ps_run_result *res)
 {
 	struct sigaction sa = {.sa_handler = on_sigint}, old_sa;
 	struct runner r = {.o = o, .res = res, .started = time(NULL)};
+	struct ps_wall wall = ps_config_wall(o->cfg);
 	bool has_inventory = false;
 
 	memset(res, 0, sizeof(*res));
@@ -646,12 +539,13 @@ int ps_plan_run(const struct ps_run_opts *o, struct ps_run_result *res)
 		json_object_array_add(ps_json_get(r.report, "warnings"),
 				      json_object_get(json_object_array_get_idx(o->warnings, i)));
 	r.module_fd = fill_probestick(r.report, o);
+	ps_recorders_summary(r.report, &wall); /* the wall meter's readings for this run */
 	if (o->stick)
 		ps_json_set(r.report, "stick", json_object_get(o->stick));
 	/* The probes are patched in once for the plan; each step only opens a window. */
-	r.kprobes = ps_kprobes_attach(r.module_fd);
+	ps_recorders_plan_start(&r.recorders, r.module_fd);
 	for (size_t i = 0; i < o->n_steps; i++)
-		has_inventory = has_inventory || strcmp(o->steps[i]->name, "inventory") == 0;
+		has_inventory = has_inventory || (o->steps[i]->flags & PS_STEP_TAKES_INVENTORY);
 	if (o->ui && o->ui->plan_start)
 		o->ui->plan_start(o->ui->arg, &o->plan, o->steps, o->n_steps);
 	if (!has_inventory) {
@@ -680,7 +574,7 @@ int ps_plan_run(const struct ps_run_opts *o, struct ps_run_result *res)
 	json_object_object_del(r.report, "running_step");
 	ps_json_set(r.report, "complete", json_object_new_boolean(1));
 	write_report(&r);
-	ps_kprobes_detach(r.kprobes);
+	ps_recorders_plan_stop(&r.recorders);
 	if (r.module_fd >= 0)
 		close(r.module_fd);
 	res->json_complete = r.files.json_complete;

@@ -46,10 +46,23 @@ int ps_plan_select(const struct ps_step_ops *const *all, size_t n_all, const cha
 /* Every view: the compiled-in steps' and the recorders' (load, probes, kmsg). */
 const struct ps_view_set *ps_views(void);
 
-/* The schema fragment of a step's data{} (its //schema: lines), or NULL. */
+/* The //schema: lines of a step not converted to a result table yet, or NULL. */
 const char *ps_step_schema(const char *name);
+/*
+ * The schema of a step's data{}: generated from its result table, else its
+ * //schema: lines; NULL when it has neither (or they are not JSON). Borrowed.
+ */
+json_object *ps_step_schema_json(const struct ps_step_ops *ops);
 /* A fragment for a step built outside userland/steps (tests); before ps_registry(). */
 int ps_step_schema_add(const char *name, const char *schema);
+
+/*
+ * Complete the report's schema (docs/report-schema.json, parsed) with what
+ * the registry knows: each step's data fragment, for a step that ran to its
+ * end in its data version. `probestick schema` prints it; the build writes
+ * out/gen/report-schema.json from it.
+ */
+void ps_report_schema(json_object *base);
 
 /* What the console shows of a running step: the core computes rate and ETA. */
 struct ps_progress_state {
@@ -57,10 +70,11 @@ struct ps_progress_state {
 	const char *step;	    /* name */
 	const char *phase;	    /* "" when the step set none */
 	uint64_t done, total;	    /* total 0: unknown */
-	const char *unit;	    /* "B", "s", or a word */
-	double elapsed_s;	    /* in this phase */
-	double rate;		    /* units per second over the last seconds; NAN unknown */
-	double eta_s;		    /* NAN unknown */
+	double frac; /* share done, never less than done/total and never going back in a phase */
+	const char *unit; /* "B", "s", or a word */
+	double elapsed_s; /* in this phase */
+	double rate;	  /* units per second over the last seconds; NAN unknown */
+	double eta_s;	  /* NAN unknown */
 };
 
 /*
@@ -86,6 +100,7 @@ struct ps_plan_ui {
 };
 
 struct ps_ocp_stream;
+struct ps_report_sink; /* report/report.h */
 
 struct ps_run_opts {
 	const char *root;     /* sysfs/procfs/dev prefix, "" live */
@@ -101,6 +116,7 @@ struct ps_run_opts {
 	    *stick; /* what this boot found on the stick and did (report's stick{}), or NULL */
 	struct ps_ocp_stream
 	    *stream; /* the OCP artifacts as each step ends (a serial line), or NULL */
+	const struct ps_report_sink *sink; /* the collector, or NULL */
 };
 
 struct ps_run_result {

@@ -1,9 +1,11 @@
 /* registry.c - the registry that checks every compiled-in step before it may
  * run (fio's check_engine_ops), and plan selection with the steps' "after". */
+#include "core/config.h"
 #include "core/plan.h"
 #include "core/step.h"
-#include "core/util.h"
-#include "report/json.h"
+#include "lib/json.h"
+#include "lib/schema.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -36,25 +38,155 @@ static bool name_ok(const char *name)
 	return true;
 }
 
-/* The step's //schema: fragment must be there and be a JSON object. */
-static bool schema_ok(const char *name, char *why, size_t whylen)
-{
-	const char *text = ps_step_schema(name);
-	json_object *o;
-	bool ok;
+/* Parsed schemas of the steps, by ops: generated from a result table or read from //schema:. */
+static struct {
+	const struct ps_step_ops *ops;
+	json_object *schema;
+} schema_cache[64];
 
-	if (!text) {
+json_object *ps_step_schema_json(const struct ps_step_ops *ops)
+{
+	size_t i;
+	json_object *o;
+	const char *text;
+
+	for (i = 0; i < PS_ARRAY_SIZE(schema_cache) && schema_cache[i].ops; i++)
+		if (schema_cache[i].ops == ops)
+			return schema_cache[i].schema;
+	if (ops->result) {
+		o = ps_fields_schema(ops->result);
+	} else {
+		text = ps_step_schema(ops->name);
+		o = text ? json_tokener_parse(text) : NULL;
+		if (o && !json_object_is_type(o, json_type_object)) {
+			json_object_put(o);
+			o = NULL;
+		}
+	}
+	if (o && i < PS_ARRAY_SIZE(schema_cache)) {
+		schema_cache[i].ops = ops;
+		schema_cache[i].schema = o;
+	}
+	return o; /* past the cache's size it leaks: 64 steps are more than a program holds */
+}
+
+/* Where a view's path lands in a schema: 1 found (*out), 0 the schema does not say, -1 absent. */
+static int reach(json_object *base, const char *path, json_object **out)
+{
+	bool open = false;
+
+	*out = base ? ps_schema_member(base, path, &open) : NULL;
+	if (*out)
+		return 1;
+	return open || !base ? 0 : -1;
+}
+
+static bool col_paths_ok(const struct ps_block *b, json_object *row, json_object *parent,
+			 size_t from, char *why, size_t whylen)
+{
+	for (size_t c = from; c < b->ncols; c++) {
+		const struct ps_col *col = &b->cols[c];
+		const char *paths[] = {col->path, col->spread, col->min, col->max, col->noisy};
+
+		for (size_t k = 0; k < PS_ARRAY_SIZE(paths); k++) {
+			const char *p = paths[k];
+			json_object *hit;
+
+			if (!p)
+				continue;
+			if (reach(p[0] == '^' ? parent : row, p[0] == '^' ? p + 1 : p, &hit) < 0) {
+				snprintf(why, whylen,
+					 "its view's block %s names %s, which its data schema does "
+					 "not have",
+					 b->id, p);
+				return false;
+			}
+		}
+	}
+	return true;
+}
+
+/*
+ * Every path of a view names a member its data schema has (where the schema
+ * lists its members): a typo in a view fails here, not as a "-" in a report.
+ * A series' label column may name what its lines lack (the title labels it).
+ */
+static bool view_paths_ok(const struct ps_view *v, json_object *schema, char *why, size_t whylen)
+{
+	for (size_t i = 0; v->scope == PS_SCOPE_DATA && i < v->nblocks; i++) {
+		const struct ps_block *b = &v->blocks[i];
+		json_object *rows, *row, *parent = NULL, *nested, *hit;
+		const char *conds[] = {b->when, b->unless};
+		int r = reach(schema, b->rows, &rows);
+
+		if (r < 0) {
+			snprintf(
+			    why, whylen,
+			    "its view's block %s reads rows %s, which its data schema does not "
+			    "have",
+			    b->id, b->rows);
+			return false;
+		}
+		if (r == 0)
+			continue;
+		row = b->kind == PS_BLOCK_KV ? rows : ps_schema_items(rows);
+		for (size_t k = 0; k < PS_ARRAY_SIZE(conds); k++) {
+			if (conds[k] && reach(row, conds[k], &hit) < 0) {
+				snprintf(
+				    why, whylen,
+				    "its view's block %s is shown by %s, which its data schema "
+				    "does not have",
+				    b->id, conds[k]);
+				return false;
+			}
+		}
+		if (b->nested) {
+			r = reach(row, b->nested, &nested);
+			if (r < 0) {
+				snprintf(why, whylen,
+					 "its view's block %s nests %s, which its data schema does "
+					 "not have",
+					 b->id, b->nested);
+				return false;
+			}
+			if (r == 0)
+				continue;
+			parent = row;
+			row = ps_schema_items(nested);
+		}
+		if (!col_paths_ok(b, row, parent, b->kind == PS_BLOCK_SERIES ? 1 : 0, why, whylen))
+			return false;
+	}
+	return true;
+}
+
+/* The step's data schema: from its result table (valid, and no //schema: lines beside it:
+ * a figure is named once) or its //schema: lines; and its view's paths in it. */
+static bool schema_ok(const struct ps_step_ops *ops, char *why, size_t whylen)
+{
+	json_object *schema;
+
+	if (ops->result) {
+		if (!ps_fields_valid(ops->result, why, whylen))
+			return false;
+		if (ps_step_schema(ops->name)) {
+			snprintf(why, whylen,
+				 "both a result table and //schema: lines: the table is its "
+				 "schema; drop the lines");
+			return false;
+		}
+	} else if (!ps_step_schema(ops->name)) {
 		snprintf(why, whylen,
-			 "no //schema: lines for its data in the step's file "
+			 "no result table and no //schema: lines for its data in the step's file "
 			 "(scripts/gather-steps.sh gathers them)");
 		return false;
 	}
-	o = json_tokener_parse(text);
-	ok = o && json_object_is_type(o, json_type_object);
-	json_object_put(o);
-	if (!ok)
+	schema = ps_step_schema_json(ops);
+	if (!schema) {
 		snprintf(why, whylen, "its //schema: lines are not a JSON object");
-	return ok;
+		return false;
+	}
+	return view_paths_ok(ops->view, schema, why, whylen);
 }
 
 bool ps_step_valid(const struct ps_step_ops *ops, char *why, size_t whylen)
@@ -119,7 +251,20 @@ bool ps_step_valid(const struct ps_step_ops *ops, char *why, size_t whylen)
 		    ops->data_version);
 		return false;
 	}
-	if (!schema_ok(name, vwhy, sizeof(vwhy))) {
+	for (size_t k = 0; ops->older_views && ops->older_views[k]; k++) {
+		const struct ps_view *o = ops->older_views[k];
+
+		if (!ps_view_valid(o, vwhy, sizeof(vwhy)) || !o->name ||
+		    strcmp(o->name, name) != 0 || o->version >= ops->data_version) {
+			snprintf(
+			    why, whylen,
+			    "step %s: an older view must be a valid view of the step for a data "
+			    "version below %u",
+			    name, ops->data_version);
+			return false;
+		}
+	}
+	if (!schema_ok(ops, vwhy, sizeof(vwhy))) {
 		snprintf(why, whylen, "step %s: %s", name, vwhy);
 		return false;
 	}
@@ -326,11 +471,72 @@ int ps_step_schema_add(const char *name, const char *schema)
 
 const char *ps_step_schema(const char *name)
 {
-	for (size_t i = 0; name && ps_step_schemas[i].name; i++)
-		if (strcmp(ps_step_schemas[i].name, name) == 0)
-			return ps_step_schemas[i].schema;
+	/* a test's fake step may share a real step's name: its own fragment first */
 	for (size_t i = 0; name && i < n_extra; i++)
 		if (strcmp(extra[i].name, name) == 0)
 			return extra[i].schema;
+	for (size_t i = 0; name && ps_step_schemas[i].name; i++)
+		if (strcmp(ps_step_schemas[i].name, name) == 0)
+			return ps_step_schemas[i].schema;
 	return NULL;
+}
+
+/* config{}: every step's setting, as its text or null, described by its help. */
+static void config_schema(json_object *props)
+{
+	size_t n;
+	const struct ps_setting *const *all = ps_settings(&n);
+
+	for (size_t i = 0; props && i < n; i++) {
+		json_object *o = json_tokener_parse("{\"type\": [\"string\", \"null\"]}");
+
+		ps_json_set_str(o, "description", all[i]->help);
+		ps_json_set(props, all[i]->key, o);
+	}
+}
+
+void ps_report_schema(json_object *base)
+{
+	size_t n;
+	const struct ps_step_ops *const *all = ps_registry(&n);
+	json_object *defs = ps_json_get(base, "$defs"), *step = ps_json_get(defs, "step");
+	json_object *all_of = json_object_new_array();
+
+	/* A step that ran to its end holds all of its data of its version; a skipped,
+	 * aborted or failed-to-run one may hold part of it, and an older version
+	 * another shape: those are only held to "an object". */
+	for (size_t i = 0; step && i < n; i++) {
+		json_object *frag = ps_step_schema_json(all[i]), *cond, *props, *name, *status,
+			    *ver, *then, *tprops, *rule;
+
+		if (!frag)
+			continue;
+		cond = json_object_new_object();
+		props = json_object_new_object();
+		name = json_object_new_object();
+		status = json_object_new_object();
+		ver = json_object_new_object();
+		ps_json_set(name, "const", json_object_new_string(all[i]->name));
+		ps_json_set(status, "enum", json_tokener_parse("[\"pass\", \"warn\", \"fail\"]"));
+		ps_json_set(ver, "const", json_object_new_int((int)all[i]->data_version));
+		ps_json_set(props, "name", name);
+		ps_json_set(props, "status", status);
+		ps_json_set(props, "data_version", ver);
+		ps_json_set(cond, "properties", props);
+		ps_json_set(cond, "required",
+			    json_tokener_parse("[\"name\", \"status\", \"data_version\"]"));
+		then = json_object_new_object();
+		tprops = json_object_new_object();
+		ps_json_set(tprops, "data", json_object_get(frag));
+		ps_json_set(then, "properties", tprops);
+		rule = json_object_new_object();
+		ps_json_set(rule, "if", cond);
+		ps_json_set(rule, "then", then);
+		json_object_array_add(all_of, rule);
+	}
+	if (step)
+		ps_json_set(step, "allOf", all_of);
+	else
+		json_object_put(all_of);
+	config_schema(ps_json_ptr(base, "/$defs/probestick/properties/config/properties"));
 }

@@ -79,10 +79,7 @@ int ps_scratch_parse(const char *csv, struct ps_scratch_list *l, char *why, size
 
 bool ps_scratch_named(const struct ps_config *cfg)
 {
-	struct ps_scratch_list l;
-	char why[128];
-
-	return cfg && ps_scratch_parse(cfg->scratch, &l, why, sizeof(why)) == 0 && l.n > 0;
+	return cfg && cfg->scratch_list.n > 0;
 }
 
 bool ps_scratch_listed(const struct ps_scratch_list *l, const char *serial)

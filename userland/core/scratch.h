@@ -15,14 +15,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define PS_SCRATCH_MAX	  16
-#define PS_SCRATCH_SERIAL 96
-
-struct ps_scratch_list {
-	char serial[PS_SCRATCH_MAX][PS_SCRATCH_SERIAL];
-	size_t n;
-};
-
 enum ps_scratch_verdict {
 	PS_SCRATCH_OK = 0,
 	PS_SCRATCH_NOT_NAMED, /* no confirmation named this drive's serial */

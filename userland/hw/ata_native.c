@@ -3,12 +3,12 @@
  * then the native max address and DEVICE CONFIGURATION IDENTIFY through
  * SG_IO ATA PASS-THROUGH (16) on the disk, read-only commands only (each CDB
  * passes ps_ata_cdb_read_only() before it is sent); below a fixture root,
- * the answers a real drive gave, recorded. The judgement is ata_capacity.c's.
+ * the answers a real drive gave, recorded. The judgement is decode/ata_capacity.c's.
  */
-#include "hw/ata_capacity.h"
+#include "hw/ata_native.h"
 
-#include "core/util.h"
-#include "report/json.h"
+#include "lib/json.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -4,11 +4,11 @@
  * (securityfs), whether module signatures are enforced, and what became of
  * probestick.ko (loaded, signed, or refused, as coldplug recorded it).
  */
-#include "core/util.h"
+#include "lib/util.h"
 #include "hw/boot.h"
 #include "hw/hw_util.h"
 #include "hw/inventory.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -189,11 +189,10 @@ int ps_boot_read(const char *root, struct ps_boot *b)
 		ps_copy_str(b->firmware, sizeof(b->firmware), "uefi");
 	else if (stat(ps_path(path, sizeof(path), root, "/sys/firmware"), &st) == 0)
 		ps_copy_str(b->firmware, sizeof(b->firmware), "bios");
+	/* Legacy BIOS has no SecureBoot variable to read: secure_boot stays unknown (null). */
 	if (strcmp(b->firmware, "uefi") == 0) {
 		b->secure_boot = efivar(root, "SecureBoot", PS_EFI_GLOBAL_GUID);
 		b->setup_mode = efivar(root, "SetupMode", PS_EFI_GLOBAL_GUID);
-	} else if (strcmp(b->firmware, "bios") == 0) {
-		b->secure_boot = 0; /* legacy BIOS has no Secure Boot */
 	}
 	if (ps_read_str(ps_path(path, sizeof(path), root, "/sys/kernel/security/lockdown"), text,
 			sizeof(text)) > 0)

@@ -7,7 +7,7 @@
 #ifndef PS_HW_BOOT_H
 #define PS_HW_BOOT_H
 
-#include "hw/decode.h"
+#include "decode/decode.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,10 +1,10 @@
 /* drive_use.c - what a drive holds (libblkid, read-only) and whether the running
  * system uses it (mountinfo, sysfs holders, swaps): drive_use.h. */
 #include "hw/drive_use.h"
-#include "hw/decode.h"
+#include "decode/decode.h"
 #include "hw/hw_util.h"
-#include "core/util.h"
-#include "report/json.h"
+#include "lib/util.h"
+#include "lib/json.h"
 
 #include <blkid/blkid.h>
 #include <errno.h>

@@ -6,10 +6,10 @@
  * firmware list), coldplug's record and the kernel log since boot.
  */
 #include "hw/drivers.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "hw/hw_util.h"
-#include "record/kmsg.h"
-#include "report/json.h"
+#include "decode/kmsg.h"
+#include "lib/json.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -39,6 +39,7 @@ const char *ps_nodrv_why_name(enum ps_nodrv_why w)
 	    [PS_NODRV_PROBE_FAILED] = "probe_failed",
 	    [PS_NODRV_NOT_LOADED] = "not_loaded",
 	    [PS_NODRV_NOT_BOUND] = "not_bound",
+	    [PS_NODRV_FIRMWARE_MODE] = "firmware_mode",
 	    [PS_NODRV_NOMODESET] = "nomodeset",
 	};
 
@@ -444,6 +445,11 @@ struct bootlog {
 		int err;
 	} probe[64];
 	size_t n_probe;
+	struct {
+		char dev[40];
+		int count;
+	} remapped[8]; /* ahci found NVMe drives remapped behind a RAID-mode controller */
+	size_t n_remapped;
 };
 
 static void bootlog_record(struct bootlog *bl, const struct ps_kmsg_record *r)
@@ -454,6 +460,15 @@ static void bootlog_record(struct bootlog *bl, const struct ps_kmsg_record *r)
 
 	if (r->facility != 0)
 		return; /* only the kernel's own lines: anyone may write to /dev/kmsg */
+	err = ps_ahci_remapped_nvme(r->text, dev, sizeof(dev));
+	if (err > 0) {
+		if (bl->n_remapped < PS_ARRAY_SIZE(bl->remapped)) {
+			ps_copy_str(bl->remapped[bl->n_remapped].dev, sizeof(bl->remapped[0].dev),
+				    dev);
+			bl->remapped[bl->n_remapped++].count = err;
+		}
+		return;
+	}
 	if (ps_probe_failure(r->text, drv, sizeof(drv), dev, sizeof(dev), &err)) {
 		if (bl->n_probe < PS_ARRAY_SIZE(bl->probe)) {
 			ps_copy_str(bl->probe[bl->n_probe].drv, sizeof(bl->probe[0].drv), drv);
@@ -635,6 +650,23 @@ static void explain(const struct facts *f, struct ps_nodrv_dev *d)
 		 d->device, d->class_name[0] ? ", " : "", d->class_name);
 	d->matters =
 	    strcmp(d->bus, "pci") == 0 ? pci_class_matters(d->class) : usb_class_matters(d->class);
+	if (!d->module[0] && f->aliases.p && strcmp(d->bus, "pci") == 0 &&
+	    ps_storage_firmware_mode(d->vendor, d->device, d->class)) {
+		d->why = PS_NODRV_FIRMWARE_MODE;
+		snprintf(what, sizeof(what), "%s",
+			 ps_storage_firmware_mode(d->vendor, d->device, d->class));
+		goto done;
+	}
+	if (strcmp(d->bus, "pci") == 0 && ps_storage_amt_ider(d->vendor, d->device, d->class)) {
+		d->matters = false; /* no storage of its own: a note, not a warning */
+		in_image = has_name(&f->image_mods, d->module) || has_name(&f->builtin, d->module);
+		d->why = PS_NODRV_NO_MODULE;
+		if (d->module[0])
+			d->why = in_image ? PS_NODRV_NOT_BOUND : PS_NODRV_NO_FAMILY;
+		snprintf(what, sizeof(what), "%s",
+			 ps_storage_amt_ider(d->vendor, d->device, d->class));
+		goto done;
+	}
 	if (!d->module[0]) {
 		d->why = PS_NODRV_NO_MODULE;
 		snprintf(what, sizeof(what), "%s",
@@ -792,6 +824,41 @@ static void pci_names(const struct facts *f, struct ps_nodrv_dev *d)
 		     d->class_name, sizeof(d->class_name));
 }
 
+/* NVMe drives the kernel log says ahci found remapped behind the controller at address. */
+static int remapped_behind(const struct facts *f, const char *address)
+{
+	for (size_t i = 0; i < f->log.n_remapped; i++)
+		if (same_device(f->log.remapped[i].dev, address))
+			return f->log.remapped[i].count;
+	return 0;
+}
+
+/*
+ * The drives hidden behind a controller in RST RAID mode: listed under the
+ * controller (which has its driver) as storage without one.
+ */
+static void add_remapped(const struct facts *f, const char *rel, const char *address,
+			 const char *driver, struct ps_nodrv_dev *d)
+{
+	int n = remapped_behind(f, address);
+
+	memset(d, 0, sizeof(*d));
+	ps_copy_str(d->bus, sizeof(d->bus), "pci");
+	ps_copy_str(d->address, sizeof(d->address), address);
+	d->vendor = hex_file(f->root, rel, "vendor");
+	d->device = hex_file(f->root, rel, "device");
+	d->class = hex_file(f->root, rel, "class");
+	pci_names(f, d);
+	ps_copy_str(d->module, sizeof(d->module), driver);
+	d->why = PS_NODRV_FIRMWARE_MODE;
+	d->matters = true;
+	snprintf(d->detail, sizeof(d->detail), "%d remapped NVMe drive%s", n, n == 1 ? "" : "s");
+	snprintf(d->message, sizeof(d->message),
+		 "%d NVMe drive%s behind %s (%04x:%04x, %s) %s no driver: %s", n, n == 1 ? "" : "s",
+		 d->device_name[0] ? d->device_name : "the SATA controller", d->vendor, d->device,
+		 driver, n == 1 ? "has" : "have", ps_rst_remapped_advice());
+}
+
 static int read_pci(const struct facts *f, const struct ps_inventory *inv, struct ps_drivers *out,
 		    size_t *cap)
 {
@@ -810,6 +877,13 @@ static int read_pci(const struct facts *f, const struct ps_inventory *inv, struc
 		if (ps_link_name(ps_path(path, sizeof(path), f->root, "%s/driver", rel), link,
 				 sizeof(link)) >= 0) {
 			out->pci_bound++;
+			if (remapped_behind(f, l.names[i]) > 0) {
+				if (grow(out, cap) < 0) {
+					ps_dir_free(&l);
+					return -ENOMEM;
+				}
+				add_remapped(f, rel, l.names[i], link, &out->devs[out->n++]);
+			}
 			continue;
 		}
 		if (grow(out, cap) < 0) {

@@ -30,11 +30,34 @@ enum ps_nodrv_why {
 	PS_NODRV_PROBE_FAILED,	  /* loaded; the kernel log says its probe failed */
 	PS_NODRV_NOT_LOADED,	  /* in the image, never loaded */
 	PS_NODRV_NOT_BOUND,	  /* loaded (or built in), did not take the device */
+	PS_NODRV_FIRMWARE_MODE,	  /* no module: the firmware set it up in a mode Linux lacks */
 	PS_NODRV_NOMODESET,	  /* a display whose driver nomodeset holds back (safe graphics) */
 	PS_NODRV_WHYS
 };
 /* "no_module", "family_off", ...: the report's drivers data. */
 const char *ps_nodrv_why_name(enum ps_nodrv_why w);
+
+/*
+ * storage_mode.c: storage hidden by a firmware setting (Intel RST RAID
+ * mode). A function no module claims: the reason and what to change in the
+ * firmware setup (an Intel RAID 0104xx or mass storage 0180xx controller),
+ * or what it is (8086:09ab, RST's stand-in for a controller behind VMD);
+ * NULL for any other.
+ */
+const char *ps_storage_firmware_mode(unsigned int vendor, unsigned int device, unsigned int class);
+/*
+ * "ahci 0000:00:17.0: Found 2 remapped NVMe devices." (drivers/ata/ahci.c):
+ * the count, the controller's address into dev; 0 for any other line.
+ */
+int ps_ahci_remapped_nvme(const char *text, char *dev, size_t dev_len);
+/* What hides remapped NVMe drives and the setting that shows them. */
+const char *ps_rst_remapped_advice(void);
+/*
+ * Intel AMT's IDE redirection (IDE-R, an Intel IDE-class 0101xx function of
+ * the chipset's management engine): what it is and why it has no driver;
+ * NULL for any other function.
+ */
+const char *ps_storage_amt_ider(unsigned int vendor, unsigned int device, unsigned int class);
 
 struct ps_nodrv_dev {
 	char bus[4];	  /* "pci", "usb" */

@@ -3,11 +3,12 @@
  * (as smartctl and lsblk give it), geometry, rotation, transport and
  * negotiated link; and which disk is the boot stick.
  */
-#include "hw/decode.h"
+#include "decode/decode.h"
+#include "hw/ata_native.h"
 #include "hw/hw_util.h"
 #include "hw/hw.h"
 #include "hw/readers.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <stddef.h>

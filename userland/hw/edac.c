@@ -4,9 +4,9 @@
  * error counts.
  */
 #include "hw/edac.h"
-#include "hw/decode.h"
+#include "decode/decode.h"
 #include "hw/hw_util.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <limits.h>

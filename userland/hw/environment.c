@@ -5,10 +5,10 @@
  * transparent huge pages, and the temperatures the hwmon chips report.
  * Everything comes from sysfs below root; a missing file stays unknown.
  */
-#include "core/util.h"
+#include "lib/util.h"
 #include "hw/hw_util.h"
 #include "hw/inventory.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <errno.h>
 #include <stdio.h>

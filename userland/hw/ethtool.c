@@ -5,6 +5,7 @@
  */
 #include "hw/ethtool.h"
 #include "hw/hw_util.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <limits.h>

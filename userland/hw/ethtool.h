@@ -14,7 +14,7 @@
 #ifndef PS_HW_ETHTOOL_H
 #define PS_HW_ETHTOOL_H
 
-#include "hw/decode.h"
+#include "decode/decode.h"
 
 #include <stdbool.h>
 #include <stddef.h>

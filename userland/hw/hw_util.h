@@ -1,23 +1,11 @@
-/* hw_util.h - helpers the inventory readers share: sorted directory listings,
- * bounded string copies, MemTotal. */
+/* hw_util.h - what the inventory readers share beyond lib/util.h (its
+ * directory listings): MemTotal. */
 #ifndef PS_PROBE_UTIL_H
 #define PS_PROBE_UTIL_H
 
-#include <stddef.h>
+#include "lib/util.h"
+
 #include <stdint.h>
-
-/* Entries of dir (no "." / ".."), in natural order (sda, sdb, sdaa; nvme2 < nvme10). */
-struct ps_dirlist {
-	char **names;
-	size_t n;
-};
-int ps_dir_list(const char *dir, struct ps_dirlist *list);
-void ps_dir_free(struct ps_dirlist *list);
-
-/* Count dir's entries whose name starts with prefix ("" for all); -errno if dir is missing. */
-int ps_dir_count(const char *dir, const char *prefix);
-/* Copy src into dst (room len), cut at len - 1 bytes, always terminated. */
-void ps_copy_str(char *dst, size_t len, const char *src);
 
 /* MemTotal of root's /proc/meminfo in bytes, or -errno. */
 int64_t ps_meminfo_total(const char *root);

@@ -5,6 +5,7 @@
  */
 #include "hw/inventory.h"
 #include "hw/hw_util.h"
+#include "lib/util.h"
 #include "hw/readers.h"
 
 #include <errno.h>
@@ -33,6 +34,8 @@ const char *ps_link_verdict_name(enum ps_link_verdict v)
 		return "degraded";
 	case PS_LINK_DOWN:
 		return "down";
+	case PS_LINK_IDLE:
+		return "idle";
 	default:
 		return NULL; /* no verdict: null in the report */
 	}

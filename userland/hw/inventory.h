@@ -10,8 +10,8 @@
 #ifndef PS_HW_INVENTORY_H
 #define PS_HW_INVENTORY_H
 
-#include "hw/ata_capacity.h"
-#include "hw/decode.h"
+#include "decode/ata_capacity.h"
+#include "decode/decode.h"
 #include "hw/edac.h"
 #include "hw/ethtool.h"
 
@@ -23,23 +23,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* PS_UNKNOWN, ps_tri and PS_TRI_UNKNOWN come from hw/decode.h. */
+/* PS_UNKNOWN, ps_tri and PS_TRI_UNKNOWN come from decode/decode.h. */
 
 #define PS_ID_LEN   160 /* a stable identity: "drive:wwn:0x5000c500a1b2c3d4" */
 #define PS_STR_LEN  96
 #define PS_ADDR_LEN 16 /* "0000:00:1f.2" */
 
 /* What kind of device a finding or a verdict is about. */
-enum ps_dev_kind {
-	PS_DEV_NONE = 0, /* the step or the plan itself */
-	PS_DEV_MACHINE,
-	PS_DEV_DRIVE,
-	PS_DEV_NIC,
-	PS_DEV_LINK, /* a PCIe function and the link above it */
-	PS_DEV_DIMM,
-	PS_DEV_KINDS
-};
-
 /* "drive", "nic", "link", "dimm", "machine", or NULL for PS_DEV_NONE. */
 const char *ps_dev_kind_name(enum ps_dev_kind k);
 
@@ -51,7 +41,7 @@ struct ps_dev_ref {
 };
 
 struct ps_machine {
-	char id[PS_ID_LEN]; /* the machine-id rule (hw/machine_id.h), also the reports folder */
+	char id[PS_ID_LEN]; /* the machine-id rule (decode/machine_id.h), also the reports folder */
 	char vendor[PS_STR_LEN], product[PS_STR_LEN], serial[PS_STR_LEN], uuid[48];
 	char bios_vendor[PS_STR_LEN], bios_version[PS_STR_LEN], bios_date[32];
 	char board_vendor[PS_STR_LEN], board_product[PS_STR_LEN];
@@ -71,6 +61,7 @@ enum ps_link_verdict {
 	PS_LINK_LIMITED,  /* at the best the weaker end supports: not a fault */
 	PS_LINK_DEGRADED, /* below what both ends support */
 	PS_LINK_DOWN, /* the link is down with a device at the other end (an empty slot: NONE) */
+	PS_LINK_IDLE, /* full width, a lower speed power management explains: not a fault */
 };
 const char *ps_link_verdict_name(enum ps_link_verdict v);
 
@@ -80,6 +71,7 @@ struct ps_pcie_dev {
 	int up_index;	      /* index of the upstream function in inv->pcie, -1 */
 	enum ps_link_verdict verdict;
 	double lost_gbps; /* bandwidth a degraded link loses (GB/s, each way), NAN otherwise */
+	int best_speed;	  /* the speed code the link runs at when busy (both ends, target), 0 */
 };
 
 struct ps_drive {
@@ -110,6 +102,9 @@ struct ps_drive {
 	char nvme_ctrl[16];	       /* "nvme0" for an NVMe namespace */
 	char usb_path[32];	       /* "2-1" for a USB drive */
 	bool boot_device;	       /* the stick probestick booted from: never a test target */
+	/* what sysfs said before smartctl's identity replaced it (hw/drive_identity.c); "" none */
+	char sysfs_model[PS_STR_LEN], sysfs_serial[PS_STR_LEN], sysfs_firmware[48];
+	char sysfs_identity_source[16];
 };
 
 /* struct ps_coalesce (every setting PS_UNKNOWN when unsupported) comes from hw/ethtool.h. */
@@ -146,7 +141,9 @@ struct ps_nic {
 struct ps_dimm_slot {
 	char id[PS_ID_LEN]; /* "dimm:<locator>[:<serial>]" */
 	struct ps_dimm d;   /* SMBIOS type 17 */
-	char channel[24];   /* the channel its locator names (ps_dimm_channel), "" unknown */
+	bool ram;	    /* the system's RAM, not a ROM listed as a memory device */
+	char
+	    channel[PS_CHANNEL_LEN]; /* the channel its names give (ps_dimm_channels), "" unknown */
 };
 
 /* What the memory controller's registers say (PROBESTICK_IOC_IMC), when the module answered. */
@@ -161,12 +158,12 @@ struct ps_imc {
 };
 
 struct ps_memory {
-	int64_t total_bytes; /* PS_UNKNOWN */
-	int slots_total, slots_populated;
+	int64_t total_bytes;		  /* PS_UNKNOWN */
+	int slots_total, slots_populated; /* RAM devices only (ps_dimm_slot.ram), PS_UNKNOWN */
 	struct ps_dimm_slot *dimms;
 	size_t n_dimms;
 	const char *source;   /* of the DIMM slots: "module" (dmi_walk) or "sysfs"; NULL none */
-	int channels_smbios;  /* distinct channels of the populated slots' locators, PS_UNKNOWN */
+	int channels_smbios;  /* distinct channels of the populated DIMMs' names, PS_UNKNOWN */
 	int channels_imc;     /* populated channels the controller reports, PS_UNKNOWN */
 	int channels_present; /* channels the controller has, PS_UNKNOWN */
 	struct ps_imc imc;

@@ -3,9 +3,10 @@
  * report's machine{}, pcie[], drives[], nics[] and memory{} (docs/report.md)
  * from struct ps_inventory. Unknown values become null.
  */
+#include "hw/ata_native.h"
 #include "hw/inventory.h"
 #include "hw/readers.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include "../../kmod/pcie_fields.h"
 
@@ -428,6 +429,7 @@ static json_object *dimm_json(const struct ps_dimm_slot *s)
 	ps_json_set_str(o, "channel", s->channel);
 	ps_json_set_count(o, "handle", (int64_t)d->handle);
 	set_bool(o, "populated", pop);
+	set_bool(o, "system_memory", s->ram);
 	ps_json_set_count(o, "size_bytes", d->size_bytes);
 	ps_json_set_str(o, "type", pop ? d->type : NULL);
 	ps_json_set_str(o, "form_factor", d->form_factor);

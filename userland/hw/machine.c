@@ -3,10 +3,11 @@
  * hypervisor flag, memory size, kernel command line, and the machine-id
  * derived from them.
  */
-#include "hw/decode.h"
+#include "decode/decode.h"
 #include "hw/hw_util.h"
 #include "hw/readers.h"
-#include "core/util.h"
+#include "lib/redact.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -193,10 +194,15 @@ int ps_read_machine(const char *root, struct ps_machine *m)
 		    field, dmi_fields[i].size);
 
 		/* placeholders stay as read: they tell the reader what the BIOS says */
-		if (n < 0)
+		if (n < 0) {
 			field[0] = '\0';
-		else
+		} else {
+			/* the firmware's padding (" 3.08", as dmidecode shows it, trimmed) */
+			size_t lead = strspn(field, " \t");
+
+			memmove(field, field + lead, strlen(field + lead) + 1);
 			dmi_read++;
+		}
 	}
 
 	r = probe_cpu(root, m);
@@ -210,6 +216,8 @@ int ps_read_machine(const char *root, struct ps_machine *m)
 	if (ps_read_str(ps_path(path, sizeof(path), root, "/proc/cmdline"), m->kernel_cmdline,
 			sizeof(m->kernel_cmdline)) < 0)
 		m->kernel_cmdline[0] = '\0';
+	/* the collector's password may be on it: the report never holds it */
+	ps_config_redact_cmdline(m->kernel_cmdline);
 
 	first_nic_mac(root, mac, sizeof(mac));
 	ps_machine_id_rule(m->uuid, m->serial, mac[0] ? mac : NULL, m->id, sizeof(m->id));

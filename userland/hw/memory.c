@@ -1,15 +1,16 @@
 /*
  * memory.c - struct ps_memory: MemTotal, every SMBIOS type 17 memory device
  * (populated or not) from probestick.ko's dmi_walk() table or else from
- * /sys/firmware/dmi/entries (one decoder, kmod/smbios17.h), the channels
- * their locators name, the memory controller's own channel registers
- * (PROBESTICK_IOC_IMC) and EDAC's controllers and DIMMs.
+ * /sys/firmware/dmi/entries (one decoder, kmod/smbios17.h), which of them
+ * are RAM (their type 16 arrays), the channels their names give, the
+ * memory controller's own channel registers (PROBESTICK_IOC_IMC) and
+ * EDAC's controllers and DIMMs.
  */
-#include "hw/decode.h"
+#include "decode/decode.h"
 #include "hw/edac.h"
 #include "hw/hw_util.h"
 #include "hw/readers.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -30,9 +31,87 @@ static void add_slot(struct ps_memory *m, const struct ps_dimm *d)
 	struct ps_dimm_slot *s = &m->dimms[m->n_dimms++];
 
 	s->d = *d;
-	ps_dimm_identity(s->d.locator[0] ? s->d.locator : s->d.bank,
-			 s->d.populated ? s->d.serial : NULL, s->id, sizeof(s->id));
-	ps_dimm_channel(s->d.locator, s->d.bank, s->channel, sizeof(s->channel));
+}
+
+/*
+ * A slot's identity: its locator, with the bank locator too where another
+ * device has the same locator (AMD's "DIMM 0" on every channel).
+ */
+static void slot_identity(const struct ps_memory *m, struct ps_dimm_slot *s)
+{
+	char name[2 * PS_DMI_STR + 2];
+	bool shared = false;
+
+	for (size_t i = 0; i < m->n_dimms && !shared; i++)
+		shared = &m->dimms[i] != s && strcmp(m->dimms[i].d.locator, s->d.locator) == 0;
+	if (!s->d.locator[0])
+		snprintf(name, sizeof(name), "%s", s->d.bank);
+	else if (shared && s->d.bank[0])
+		snprintf(name, sizeof(name), "%s/%s", s->d.locator, s->d.bank);
+	else
+		snprintf(name, sizeof(name), "%s", s->d.locator);
+	ps_dimm_identity(name, s->d.populated ? s->d.serial : NULL, s->id, sizeof(s->id));
+}
+
+/* The type 16 arrays (root-only sysfs entries, also when the module read the devices). */
+#define MAX_ARRAYS 32
+static size_t read_arrays(const char *root, struct ps_memory_array *a)
+{
+	char path[PATH_MAX];
+	struct ps_dirlist list;
+	size_t n = 0;
+
+	if (ps_dir_list(ps_path(path, sizeof(path), root, "/sys/firmware/dmi/entries"), &list) < 0)
+		return 0;
+	for (size_t i = 0; i < list.n && n < MAX_ARRAYS; i++) {
+		char *raw;
+		size_t len;
+
+		if (strncmp(list.names[i], "16-", 3) != 0 ||
+		    ps_read_all(ps_path(path, sizeof(path), root,
+					"/sys/firmware/dmi/entries/%s/raw", list.names[i]),
+				&raw, &len) < 0)
+			continue;
+		n += ps_smbios16_decode((const uint8_t *)raw, len, &a[n]) == 0;
+		free(raw);
+	}
+	ps_dir_free(&list);
+	return n;
+}
+
+static int array_use(const struct ps_memory_array *a, size_t n, unsigned int handle)
+{
+	for (size_t i = 0; i < n; i++)
+		if (a[i].handle == handle)
+			return a[i].use;
+	return -1;
+}
+
+/* Which devices are RAM, the channels of the RAM slots and the identities, read as one table. */
+static void whole_table(const char *root, struct ps_memory *m)
+{
+	struct ps_slot_names *names = calloc(m->n_dimms ? m->n_dimms : 1, sizeof(*names));
+	struct ps_memory_array arrays[MAX_ARRAYS];
+	size_t n = 0, n_arrays = read_arrays(root, arrays);
+
+	for (size_t i = 0; i < m->n_dimms; i++) {
+		struct ps_dimm_slot *s = &m->dimms[i];
+
+		slot_identity(m, s);
+		s->ram = ps_dimm_is_ram(&s->d, array_use(arrays, n_arrays, s->d.array_handle));
+		s->channel[0] = '\0';
+		if (s->ram && names) {
+			names[n].locator = s->d.locator;
+			names[n++].bank = s->d.bank;
+		}
+	}
+	if (!names)
+		return;
+	ps_dimm_channels(names, n);
+	for (size_t i = 0, k = 0; i < m->n_dimms; i++)
+		if (m->dimms[i].ram)
+			memcpy(m->dimms[i].channel, names[k++].channel, sizeof(names[0].channel));
+	free(names);
 }
 
 /* The module's table: the firmware's structures as dmi_walk() finds them. */
@@ -146,7 +225,7 @@ static void imc_from_module(int fd, struct ps_imc *imc)
 	free(q);
 }
 
-/* Distinct channels of the populated slots, when every one of them names its channel. */
+/* Distinct channels of the populated DIMMs, when every one of them names its channel. */
 static int smbios_channels(const struct ps_memory *m)
 {
 	int n = 0, populated = 0;
@@ -155,14 +234,14 @@ static int smbios_channels(const struct ps_memory *m)
 		const struct ps_dimm_slot *s = &m->dimms[i];
 		bool seen = false;
 
-		if (!s->d.populated)
+		if (!s->d.populated || !s->ram)
 			continue;
 		populated++;
 		if (!s->channel[0])
 			return PS_UNKNOWN;
 		for (size_t k = 0; k < i && !seen; k++)
-			seen =
-			    m->dimms[k].d.populated && strcmp(m->dimms[k].channel, s->channel) == 0;
+			seen = m->dimms[k].d.populated && m->dimms[k].ram &&
+			       strcmp(m->dimms[k].channel, s->channel) == 0;
 		n += !seen;
 	}
 	return populated ? n : PS_UNKNOWN;
@@ -192,13 +271,17 @@ int ps_read_memory(const char *root, int module_fd, struct ps_memory *m)
 	}
 	if (r < 0 && !err)
 		err = r;
-	if (r == 0 || m->n_dimms) {
-		m->slots_total = (int)m->n_dimms;
-		m->slots_populated = 0;
-		for (size_t i = 0; i < m->n_dimms; i++)
-			m->slots_populated += m->dimms[i].d.populated;
-		m->channels_smbios = smbios_channels(m);
+	whole_table(root, m);
+	for (size_t i = 0; i < m->n_dimms; i++) {
+		if (!m->dimms[i].ram)
+			continue;
+		/* a table that lists no RAM says nothing about slots: they stay unknown */
+		if (m->slots_total == PS_UNKNOWN)
+			m->slots_total = m->slots_populated = 0;
+		m->slots_total++;
+		m->slots_populated += m->dimms[i].d.populated;
 	}
+	m->channels_smbios = smbios_channels(m);
 	if (m->imc.read && m->imc.status == 0) {
 		m->channels_imc = m->channels_present = 0;
 		for (size_t i = 0; i < m->imc.n; i++) {

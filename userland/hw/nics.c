@@ -4,11 +4,11 @@
  * system everything the ethtool helper (hw/ethtool.c) can ask: driver,
  * firmware, permanent MAC, link modes, rings, channels, coalescing, pause.
  */
-#include "hw/decode.h"
+#include "decode/decode.h"
 #include "hw/ethtool.h"
 #include "hw/hw_util.h"
 #include "hw/readers.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -5,7 +5,7 @@
  * (OACS bit 4); Device Self-test starts or aborts it; log page 6 tells its
  * progress and result. The decoders are pure (unit tests feed them pages).
  */
-#include "hw/smart.h"
+#include "hw/smartctl.h"
 
 #include <errno.h>
 #include <linux/nvme_ioctl.h>

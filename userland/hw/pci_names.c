@@ -3,9 +3,9 @@
  * so the inventory says "Samsung Electronics Co Ltd NVMe SSD Controller 980"
  * where the registers say 144d:a809.
  */
-#include "hw/decode.h"
+#include "decode/decode.h"
 #include "hw/hw_util.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <pci/pci.h>
 

@@ -4,10 +4,10 @@
  * link verdict (kmod/pcie_verdict.h); from probestick.ko's table when the
  * module is there, else from sysfs and config space.
  */
-#include "hw/decode.h"
+#include "decode/decode.h"
 #include "hw/hw_util.h"
 #include "hw/readers.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include "../../kmod/pcie_fields.h"
 #include "../../kmod/pcie_verdict.h"
@@ -248,14 +248,43 @@ static int known(int v)
 	return v > 0 ? v : 0;
 }
 
+/* A graphics card: it scales its link speed with its load. */
+static bool display_class(unsigned int class)
+{
+	return (class >> 16) == 0x03;
+}
+
+/* fn, or function 0 of its device (a card's audio function shares its link), is one. */
+static bool on_display_device(const struct ps_inventory *inv, const struct ps_pcie_fn *fn)
+{
+	char fn0[sizeof(fn->address)];
+	size_t n = strlen(fn->address);
+	int k;
+
+	if (display_class(fn->class))
+		return true;
+	if (n < 2 || fn->address[n - 2] != '.')
+		return false;
+	memcpy(fn0, fn->address, n + 1);
+	fn0[n - 1] = '0';
+	k = index_of(inv, fn0);
+	return k >= 0 && display_class(inv->pcie[k].fn.class);
+}
+
+static int speed_code_of(unsigned int v)
+{
+	return v >= 1 && v <= PS_PCIE_SPEED_MAX ? (int)v : 0;
+}
+
 void ps_pcie_judge(struct ps_inventory *inv, size_t i)
 {
 	struct ps_pcie_dev *dev = &inv->pcie[i];
 	const struct ps_pcie_fn *fn = &dev->fn, *partner = NULL;
+	const struct ps_pcie_regs *port;
 	struct ps_pcie_link_ends e;
-	bool present = false;
+	bool present = false, down = faces_down(fn);
 
-	if (faces_down(fn)) {
+	if (down) {
 		/* the function below: the first with a link of its own */
 		for (size_t k = 0; k < inv->n_pcie; k++) {
 			if (strcmp(inv->pcie[k].fn.upstream, fn->address) != 0)
@@ -271,10 +300,15 @@ void ps_pcie_judge(struct ps_inventory *inv, size_t i)
 		if (inv->pcie[dev->up_index].fn.has_link)
 			partner = &inv->pcie[dev->up_index].fn;
 	}
+	/* the downstream port of the link: fn itself, or the port above */
+	port = down ? &fn->regs : &fn->up_regs;
 	e.has_link = fn->has_link;
 	e.training = fn->link.training;
 	e.link_inactive = fn->regs.known && (fn->regs.lnkcap & PS_LNKCAP_DLLLA_REPORT) &&
 			  !(fn->regs.lnksta & PS_LNKSTA_DLLLA);
+	e.link_active = fn->regs.known && (fn->regs.lnkcap & PS_LNKCAP_DLLLA_REPORT) &&
+			(fn->regs.lnksta & PS_LNKSTA_DLLLA);
+	e.faces_down = down;
 	e.partner_present = present;
 	e.cap_speed = known(fn->link.cap_speed);
 	e.cap_width = known(fn->link.cap_width);
@@ -282,8 +316,11 @@ void ps_pcie_judge(struct ps_inventory *inv, size_t i)
 	e.partner_width = partner ? known(partner->link.cap_width) : 0;
 	e.sta_speed = known(fn->link.sta_speed);
 	e.sta_width = fn->link.sta_width;
+	e.target_speed = port->known ? speed_code_of(PS_LNKCTL2_TARGET(port->lnkctl2)) : 0;
+	e.labs = port->known && (port->lnksta & PS_LNKSTA_LABS);
+	e.managed = down ? partner && on_display_device(inv, partner) : on_display_device(inv, fn);
 	/* the module judged it, with the same rule, from the same registers */
-	switch (fn->judged ? (enum ps_pcie_verdict)fn->verdict : ps_pcie_link_verdict(&e)) {
+	switch (fn->judged ? (enum ps_pcie_verdict)fn->verdict : ps_pcie_verdict(&e)) {
 	case PS_PCIE_VERDICT_OK:
 		dev->verdict = PS_LINK_OK;
 		break;
@@ -296,9 +333,13 @@ void ps_pcie_judge(struct ps_inventory *inv, size_t i)
 	case PS_PCIE_VERDICT_DOWN:
 		dev->verdict = PS_LINK_DOWN;
 		break;
+	case PS_PCIE_VERDICT_IDLE:
+		dev->verdict = PS_LINK_IDLE;
+		break;
 	default:
 		dev->verdict = PS_LINK_NONE;
 	}
+	dev->best_speed = ps_pcie_best_speed(&e);
 	if (dev->verdict != PS_LINK_DEGRADED)
 		dev->lost_gbps = NAN;
 	else

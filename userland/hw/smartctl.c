@@ -1,7 +1,7 @@
 /* smartctl.c - run smartctl with a deadline and capture what it prints: a drive
  * that hangs a command must not hang the plan. */
-#include "hw/smart.h"
-#include "core/util.h"
+#include "hw/smartctl.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -126,3 +126,6 @@ int ps_smartctl_run(const char *const *argv, double timeout_s, struct ps_smartct
 	}
 	return 0;
 }
+
+const char *const ps_smartctl_usb_types[PS_SMARTCTL_USB_TYPES] = {NULL, "sat", "sntjmicron",
+								  "sntrealtek", "sntasmedia"};

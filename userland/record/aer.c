@@ -5,11 +5,12 @@
  * individual events the aer probe saw (the ras:aer_event tracepoint).
  */
 #include "record/platform.h"
+#include "record/recorder.h"
 #include "record/kcapture.h"
-#include "core/util.h"
-#include "hw/decode.h"
+#include "lib/util.h"
+#include "decode/decode.h"
 #include "hw/hw_util.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -449,3 +450,29 @@ const struct ps_view ps_aer_view = {
     .scope = PS_SCOPE_MEMBER,
     .blocks = PS_BLOCKS(blocks),
 };
+
+/* ---- registered: AER counters and events around every step ---- */
+
+static void *aer_start(struct ps_rec_ctx *rc, void *plan)
+{
+	return ps_aer_start(rc->root);
+}
+
+static json_object *aer_stop(void *state, struct ps_rec_ctx *rc)
+{
+	return ps_aer_stop(state, rc->records, rc->inv);
+}
+
+static const struct ps_rec_rule aer_owns[] = {{"aer", "/available"}, {NULL, NULL}};
+
+static const struct ps_recorder_ops aer_recorder = {
+    .abi = PS_RECORDER_ABI,
+    .name = "aer",
+    .order = 20,
+    .show = 60,
+    .view = &ps_aer_view,
+    .owns = aer_owns,
+    .start = aer_start,
+    .stop = aer_stop,
+};
+PS_RECORDER_REGISTER(aer_recorder);

@@ -5,9 +5,10 @@
  * names one), or per controller for what EDAC could not place.
  */
 #include "record/platform.h"
-#include "core/util.h"
+#include "record/recorder.h"
+#include "lib/util.h"
 #include "hw/hw_util.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -212,3 +213,30 @@ const struct ps_view ps_edac_view = {
     .scope = PS_SCOPE_MEMBER,
     .blocks = PS_BLOCKS(blocks),
 };
+
+/* ---- registered: EDAC's counts around every step ---- */
+
+static void *edac_start(struct ps_rec_ctx *rc, void *plan)
+{
+	return ps_edac_start(rc->root);
+}
+
+static json_object *edac_stop(void *state, struct ps_rec_ctx *rc)
+{
+	return ps_edac_stop(state, rc->inv);
+}
+
+static const struct ps_rec_rule edac_owns[] = {
+    {"edac_ce", "/available"}, {"edac_ue", "/available"}, {NULL, NULL}};
+
+static const struct ps_recorder_ops edac_recorder = {
+    .abi = PS_RECORDER_ABI,
+    .name = "edac",
+    .order = 30,
+    .show = 80,
+    .view = &ps_edac_view,
+    .owns = edac_owns,
+    .start = edac_start,
+    .stop = edac_stop,
+};
+PS_RECORDER_REGISTER(edac_recorder);

@@ -10,8 +10,9 @@
 #include <sys/ioctl.h>
 
 #include "record/kcapture.h"
-#include "record/proc_decode.h"
-#include "report/json.h"
+#include "record/recorder.h"
+#include "decode/proc.h"
+#include "lib/json.h"
 
 #define NOT_LOADED "probestick.ko not loaded"
 
@@ -768,3 +769,48 @@ const char *ps_kcapture_cpu_share(const int64_t *n, size_t ncpus, int max_shown,
 	free(s);
 	return buf;
 }
+
+/* ---- registered: the module's capture window, the closest around every step ---- */
+
+static void *probes_plan_start(int module_fd)
+{
+	return ps_kprobes_attach(module_fd);
+}
+
+static void probes_plan_stop(void *plan)
+{
+	ps_kprobes_detach(plan);
+}
+
+static void *probes_start(struct ps_rec_ctx *rc, void *plan)
+{
+	return ps_kcapture_start(plan);
+}
+
+static void records_free(void *recs)
+{
+	ps_kc_records_free(recs);
+}
+
+static json_object *probes_stop(void *state, struct ps_rec_ctx *rc)
+{
+	struct ps_kc_records *recs = NULL;
+	json_object *o = ps_kcapture_stop_keep(state, &recs);
+
+	rc->records = recs;
+	rc->records_free = records_free;
+	return o;
+}
+
+static const struct ps_recorder_ops probes_recorder = {
+    .abi = PS_RECORDER_ABI,
+    .name = "probes",
+    .order = 70,
+    .show = 20,
+    .view = &ps_probes_view,
+    .plan_start = probes_plan_start,
+    .plan_stop = probes_plan_stop,
+    .start = probes_start,
+    .stop = probes_stop,
+};
+PS_RECORDER_REGISTER(probes_recorder);

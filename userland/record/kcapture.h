@@ -6,6 +6,8 @@
 #ifndef PS_KCAPTURE_H
 #define PS_KCAPTURE_H
 
+#include "decode/hist.h"
+
 #include <json-c/json.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -76,22 +78,5 @@ uint32_t ps_kcapture_mask(const struct probestick_kc_probe *probes, unsigned int
  */
 const char *ps_kcapture_cpu_share(const int64_t *n, size_t ncpus, int max_shown, char *buf,
 				  size_t len);
-
-/* hist_decode.c: the module's buckets back into values (kmod/hist_layout.h). */
-struct ps_hist_summary {
-	uint64_t count, max;
-	uint64_t p50, p90, p99, p999;
-};
-
-unsigned int ps_hist_bucket_of(uint64_t value);
-uint64_t ps_hist_bucket_lower(unsigned int idx);
-uint64_t ps_hist_bucket_highest(unsigned int idx);
-void ps_hist_summarize(const uint64_t *buckets, unsigned int nr, uint64_t max,
-		       struct ps_hist_summary *s);
-/* {"unit", "count", "mean", "p50", "p90", "p99", "p99_9", "max", "buckets": [[lower, n]...]} */
-json_object *ps_hist_json(const uint64_t *buckets, unsigned int nr, uint64_t sum, uint64_t max,
-			  const char *unit);
-/* "850ns", "12.3us", "4.56ms", "1.20s" into buf (>= 10 bytes). */
-const char *ps_hist_fmt_ns(char *buf, size_t len, uint64_t ns);
 
 #endif

@@ -5,9 +5,10 @@
  * while probestick owns the console.
  */
 #include "record/kmsg.h"
-#include "core/util.h"
-#include "hw/decode.h"
-#include "report/json.h"
+#include "record/recorder.h"
+#include "lib/util.h"
+#include "decode/decode.h"
+#include "lib/json.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -1147,3 +1148,51 @@ int ps_kmsg_console_restore(void)
 	saved_console_level = -1;
 	return klogctl(SYSLOG_ACTION_CONSOLE_LEVEL, NULL, level) < 0 ? -errno : 0;
 }
+
+/* ---- registered: the kernel log of every step, its errors as the step's findings ---- */
+
+static void *kmsg_start(struct ps_rec_ctx *rc, void *plan)
+{
+	return ps_kmsg_start(rc->root);
+}
+
+static json_object *kmsg_stop(void *state, struct ps_rec_ctx *rc)
+{
+	return ps_kmsg_stop(state, rc->inv);
+}
+
+/*
+ * The kernel's errors and warnings become findings of the step (kmsg.<rule>),
+ * its information stays in steps[].kmsg; a rule another recorder counts from
+ * the source itself while it runs (AER counters, the mce probe, EDAC, the
+ * throttle counters) is that recorder's finding: one event, one finding.
+ */
+static void kmsg_findings(json_object *member, struct ps_rec_ctx *rc)
+{
+	json_object *events = ps_json_arr(member, "events");
+
+	for (size_t i = 0; i < ps_json_len(events); i++) {
+		json_object *e = ps_json_at(events, i);
+		const char *sev = ps_json_str_or(e, "severity", "warn");
+
+		if (strcmp(sev, "warn") != 0 && strcmp(sev, "fail") != 0)
+			continue;
+		if (rc->owned_elsewhere(rc, ps_json_str_or(e, "rule", "")))
+			continue;
+		rc->find(rc, "kmsg", sev, ps_json_str_or(e, "rule", "event"),
+			 ps_json_str(e, "kind"), ps_json_str(e, "device"),
+			 ps_json_str(e, "subject"), ps_json_str_or(e, "message", ""));
+	}
+}
+
+static const struct ps_recorder_ops kmsg_recorder = {
+    .abi = PS_RECORDER_ABI,
+    .name = "kmsg",
+    .order = 60,
+    .show = 30,
+    .view = &ps_kmsg_view,
+    .start = kmsg_start,
+    .stop = kmsg_stop,
+    .findings = kmsg_findings,
+};
+PS_RECORDER_REGISTER(kmsg_recorder);

@@ -3,12 +3,17 @@
  * Layer Link Active at the start and the end of each step, with the Link
  * Bandwidth Management and Autonomous Bandwidth status bits (read, never
  * cleared), so a link that retrains under load is a finding of that step.
+ * Links the inventory judged idle (a power-managed lower speed at full
+ * width) are read again during the step, with its load, on the sampler's
+ * thread: the highest speed they reach tells power management from a link
+ * that cannot train up.
  */
 #include "record/platform.h"
-#include "core/util.h"
-#include "hw/decode.h"
+#include "record/recorder.h"
+#include "lib/util.h"
+#include "decode/decode.h"
 #include "hw/hw_util.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include "../../kmod/pcie_fields.h"
 
@@ -20,6 +25,14 @@
 #include <string.h>
 #include <sys/ioctl.h>
 
+/* An idle link watched during the step: its best speed and the highest it reached. */
+struct ps_link_watch {
+	char address[16];
+	int best;	      /* the speed code it runs at when busy (inventory), 0 unknown */
+	int peak, peak_width; /* the highest speed seen in the step, its width */
+	unsigned int reads;   /* reads during the step */
+};
+
 struct ps_links {
 	char root[PATH_MAX];
 	int module_fd;
@@ -27,7 +40,13 @@ struct ps_links {
 	size_t n;
 	const char *source;
 	int err;
+	struct ps_link_watch *watch;
+	size_t nwatch;
+	unsigned int ticks;
 };
+
+/* sysfs reads wake a runtime-suspended device: one read each this many ticks. */
+#define PS_LINKS_SYSFS_EVERY 10
 
 /* A state from the raw registers: the bandwidth bits only where the port has them. */
 static void state_from_regs(struct ps_link_state *s, uint32_t lnkcap, uint16_t lnksta)
@@ -99,10 +118,48 @@ static int read_module(int fd, struct ps_link_state **out, size_t *n)
 	return 0;
 }
 
-/* sysfs: config space (all of the capability as root), else the link attributes. */
+/*
+ * One function's state from sysfs: config space (all of the capability as
+ * root), else the link attributes. 1 with a link, 0 without, -errno.
+ */
+static int read_sysfs_fn(const char *dir, const char *name, struct ps_link_state *s)
+{
+	char path[PATH_MAX], buf[64];
+	struct ps_pcie_config cfg;
+	char *data = NULL;
+	size_t len = 0;
+	int r = -ENODATA;
+
+	ps_copy_str(s->address, sizeof(s->address), name);
+	if (ps_read_all(ps_path(path, sizeof(path), "", "%s/%s/config", dir, name), &data, &len) ==
+	    0) {
+		r = ps_pcie_decode_config((const uint8_t *)data, len, &cfg);
+		free(data);
+	}
+	if (r == 0) {
+		if (!cfg.is_pcie || !ps_pcie_port_type_has_link(cfg.port_type))
+			return 0;
+		state_from_regs(s, cfg.lnkcap, cfg.lnksta);
+		return 1;
+	}
+	/* not root: speed and width only */
+	if (ps_read_str(ps_path(path, sizeof(path), "", "%s/%s/current_link_width", dir, name), buf,
+			sizeof(buf)) < 0 ||
+	    ps_pcie_parse_sysfs_width(buf) < 0)
+		return 0;
+	s->width = ps_pcie_parse_sysfs_width(buf);
+	if (ps_read_str(ps_path(path, sizeof(path), "", "%s/%s/current_link_speed", dir, name), buf,
+			sizeof(buf)) < 0)
+		buf[0] = '\0';
+	s->speed = ps_pcie_parse_sysfs_speed(buf);
+	s->dl_active = s->lbms = s->labs = s->training = -1;
+	return 1;
+}
+
+/* sysfs: every function with a link. */
 static int read_sysfs(const char *root, struct ps_link_state **out, size_t *n)
 {
-	char dir[PATH_MAX], path[PATH_MAX], buf[64];
+	char dir[PATH_MAX];
 	struct ps_dirlist list;
 	size_t k = 0;
 	int r;
@@ -116,41 +173,10 @@ static int read_sysfs(const char *root, struct ps_link_state **out, size_t *n)
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < list.n; i++) {
-		struct ps_link_state *s = &(*out)[k];
-		struct ps_pcie_config cfg;
-		char *data = NULL;
-		size_t len = 0;
-
 		if (!ps_is_pci_address(list.names[i], strlen(list.names[i])))
 			continue;
-		ps_copy_str(s->address, sizeof(s->address), list.names[i]);
-		r = -ENODATA;
-		if (ps_read_all(ps_path(path, sizeof(path), "", "%s/%s/config", dir, list.names[i]),
-				&data, &len) == 0) {
-			r = ps_pcie_decode_config((const uint8_t *)data, len, &cfg);
-			free(data);
-		}
-		if (r == 0) {
-			if (!cfg.is_pcie || !ps_pcie_port_type_has_link(cfg.port_type))
-				continue;
-			state_from_regs(s, cfg.lnkcap, cfg.lnksta);
+		if (read_sysfs_fn(dir, list.names[i], &(*out)[k]) == 1)
 			k++;
-			continue;
-		}
-		/* not root: speed and width only */
-		if (ps_read_str(ps_path(path, sizeof(path), "", "%s/%s/current_link_width", dir,
-					list.names[i]),
-				buf, sizeof(buf)) < 0 ||
-		    ps_pcie_parse_sysfs_width(buf) < 0)
-			continue;
-		s->width = ps_pcie_parse_sysfs_width(buf);
-		if (ps_read_str(ps_path(path, sizeof(path), "", "%s/%s/current_link_speed", dir,
-					list.names[i]),
-				buf, sizeof(buf)) < 0)
-			buf[0] = '\0';
-		s->speed = ps_pcie_parse_sysfs_speed(buf);
-		s->dl_active = s->lbms = s->labs = s->training = -1;
-		k++;
 	}
 	ps_dir_free(&list);
 	*n = k;
@@ -177,7 +203,32 @@ int ps_links_read(const char *root, int module_fd, struct ps_link_state **out, s
 	return r;
 }
 
-struct ps_links *ps_links_start(const char *root, int module_fd)
+/* The idle links of the inventory, each at its speed at the step's start. */
+static void watch_idle(struct ps_links *l, const struct ps_inventory *inv)
+{
+	if (!inv || l->err)
+		return;
+	l->watch = calloc(inv->n_pcie ? inv->n_pcie : 1, sizeof(*l->watch));
+	if (!l->watch)
+		return;
+	for (size_t i = 0; i < inv->n_pcie; i++) {
+		const struct ps_pcie_dev *p = &inv->pcie[i];
+		struct ps_link_watch *w = &l->watch[l->nwatch];
+
+		if (p->verdict != PS_LINK_IDLE)
+			continue;
+		ps_copy_str(w->address, sizeof(w->address), p->fn.address);
+		w->best = p->best_speed;
+		for (size_t k = 0; k < l->n; k++)
+			if (strcmp(l->start[k].address, w->address) == 0 && l->start[k].width > 0) {
+				w->peak = l->start[k].speed;
+				w->peak_width = l->start[k].width;
+			}
+		l->nwatch++;
+	}
+}
+
+struct ps_links *ps_links_start(const char *root, int module_fd, const struct ps_inventory *inv)
 {
 	struct ps_links *l = calloc(1, sizeof(*l));
 
@@ -186,7 +237,88 @@ struct ps_links *ps_links_start(const char *root, int module_fd)
 	ps_copy_str(l->root, sizeof(l->root), root ? root : "");
 	l->module_fd = module_fd;
 	l->err = ps_links_read(l->root, module_fd, &l->start, &l->n, &l->source);
+	watch_idle(l, inv);
 	return l;
+}
+
+static void watch_seen(struct ps_link_watch *w, const struct ps_link_state *s)
+{
+	w->reads++;
+	if (s->width > 0 && s->speed > w->peak) {
+		w->peak = s->speed;
+		w->peak_width = s->width;
+	}
+}
+
+void ps_links_sample(void *arg)
+{
+	struct ps_links *l = arg;
+	struct ps_link_state *now = NULL;
+	char dir[PATH_MAX];
+	size_t n = 0;
+
+	if (!l || !l->nwatch)
+		return;
+	l->ticks++;
+	if (l->module_fd >= 0 && strcmp(l->source, "module") == 0) {
+		/* live registers through the module: it does not wake the device */
+		if (read_module(l->module_fd, &now, &n) < 0)
+			return;
+		for (size_t w = 0; w < l->nwatch; w++)
+			for (size_t k = 0; k < n; k++)
+				if (strcmp(now[k].address, l->watch[w].address) == 0)
+					watch_seen(&l->watch[w], &now[k]);
+		free(now);
+		return;
+	}
+	if ((l->ticks - 1) % PS_LINKS_SYSFS_EVERY != 0)
+		return;
+	ps_path(dir, sizeof(dir), l->root, "/sys/bus/pci/devices");
+	for (size_t w = 0; w < l->nwatch; w++) {
+		struct ps_link_state s = {0};
+
+		if (read_sysfs_fn(dir, l->watch[w].address, &s) == 1)
+			watch_seen(&l->watch[w], &s);
+	}
+}
+
+/*
+ * The watched idle links into the step's links[]: the highest speed each
+ * reached, and an info finding when it trained to its best (power
+ * management, as the inventory said).
+ */
+static void watch_report(const struct ps_links *l, const struct ps_link_state *end, size_t nend,
+			 json_object *o, const struct ps_inventory *inv)
+{
+	json_object *links = ps_json_get(o, "links"), *findings = ps_json_get(o, "findings");
+
+	for (size_t w = 0; w < l->nwatch; w++) {
+		struct ps_link_watch *lw = &l->watch[w];
+		struct ps_dev_ref dev = ps_rec_pci_ref(inv, lw->address);
+
+		for (size_t k = 0; k < nend; k++)
+			if (strcmp(end[k].address, lw->address) == 0)
+				watch_seen(lw, &end[k]);
+		for (size_t i = 0; i < ps_json_len(links); i++) {
+			json_object *e = ps_json_at(links, i);
+
+			if (strcmp(ps_json_str_or(e, "address", ""), lw->address) != 0)
+				continue;
+			ps_json_set(e, "idle_best_gts",
+				    lw->best > 0
+					? json_object_new_double(ps_pcie_speed_gts(lw->best))
+					: NULL);
+			ps_json_set(e, "peak_speed_gts",
+				    lw->peak > 0
+					? json_object_new_double(ps_pcie_speed_gts(lw->peak))
+					: NULL);
+		}
+		if (lw->best > 0 && lw->peak >= lw->best && findings)
+			ps_rec_find(findings, "info", "idle_trained_up", &dev, NAN, NAN, NULL,
+				    "the link the inventory found idle trained to %.1f GT/s x%d "
+				    "during the step: power management, not a fault",
+				    ps_pcie_speed_gts(lw->peak), lw->peak_width);
+	}
 }
 
 json_object *ps_links_stop(struct ps_links *l, const struct ps_inventory *inv)
@@ -212,9 +344,11 @@ json_object *ps_links_stop(struct ps_links *l, const struct ps_inventory *inv)
 		ps_json_set_str(o, "reason", why);
 	} else {
 		o = ps_links_compare(l->start, l->n, end, n, source, inv);
+		watch_report(l, end, n, o, inv);
 	}
 	free(end);
 	free(l->start);
+	free(l->watch);
 	free(l);
 	return o;
 }
@@ -274,6 +408,14 @@ static const struct ps_link_state *find(const struct ps_link_state *v, size_t n,
 	return NULL;
 }
 
+/* The inventory judged the link at addr idle: its speed follows its load. */
+static bool idle_link(const struct ps_inventory *inv, const char *addr)
+{
+	const struct ps_pcie_dev *p = inv ? ps_inventory_pcie(inv, addr) : NULL;
+
+	return p && p->verdict == PS_LINK_IDLE;
+}
+
 json_object *ps_links_compare(const struct ps_link_state *a, size_t na,
 			      const struct ps_link_state *b, size_t nb, const char *source,
 			      const struct ps_inventory *inv)
@@ -317,6 +459,15 @@ json_object *ps_links_compare(const struct ps_link_state *a, size_t na,
 			    "the link was down at the step's start and trained at %s during "
 			    "it",
 			    to);
+		} else if (s->width == e->width && s->speed != e->speed &&
+			   idle_link(inv, s->address)) {
+			text_of(s, from, sizeof(from));
+			text_of(e, to, sizeof(to));
+			change = "power_managed";
+			ps_rec_find(findings, "info", "power_managed", &dev, NAN, NAN, NULL,
+				    "the link was at %s at the step's start and at %s at its end, "
+				    "at full width: the power management the inventory found",
+				    from, to);
 		} else if (s->speed != e->speed || s->width != e->width) {
 			text_of(s, from, sizeof(from));
 			text_of(e, to, sizeof(to));
@@ -422,3 +573,27 @@ const struct ps_view ps_links_view = {
     .scope = PS_SCOPE_MEMBER,
     .blocks = PS_BLOCKS(blocks),
 };
+
+/* ---- registered: the link watch around every step ---- */
+
+static void *links_start(struct ps_rec_ctx *rc, void *plan)
+{
+	return ps_links_start(rc->root, rc->module_fd, rc->inv);
+}
+
+static json_object *links_stop(void *state, struct ps_rec_ctx *rc)
+{
+	return ps_links_stop(state, rc->inv);
+}
+
+static const struct ps_recorder_ops links_recorder = {
+    .abi = PS_RECORDER_ABI,
+    .name = "links",
+    .order = 10,
+    .show = 50,
+    .view = &ps_links_view,
+    .start = links_start,
+    .stop = links_stop,
+    .sample = ps_links_sample, /* the idle links read again under the step's load */
+};
+PS_RECORDER_REGISTER(links_recorder);

@@ -4,8 +4,9 @@
  * kmod/mce_decode.h, and a finding for each, failing when uncorrected.
  */
 #include "record/platform.h"
+#include "record/recorder.h"
 #include "record/kcapture.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include "../../kmod/mce_decode.h"
 
@@ -107,3 +108,29 @@ const struct ps_view ps_mce_view = {
     .scope = PS_SCOPE_MEMBER,
     .blocks = PS_BLOCKS(blocks),
 };
+
+/* ---- registered: the machine checks of every step, from the probes' records ---- */
+
+static void *mce_start(struct ps_rec_ctx *rc, void *plan)
+{
+	return NULL; /* the mce probe's records come with the capture window's */
+}
+
+static json_object *mce_stop(void *state, struct ps_rec_ctx *rc)
+{
+	return ps_mce_from_records(rc->records);
+}
+
+static const struct ps_rec_rule mce_owns[] = {{"mce", "/available"}, {NULL, NULL}};
+
+static const struct ps_recorder_ops mce_recorder = {
+    .abi = PS_RECORDER_ABI,
+    .name = "mce",
+    .order = 35,
+    .show = 70,
+    .view = &ps_mce_view,
+    .owns = mce_owns,
+    .start = mce_start,
+    .stop = mce_stop,
+};
+PS_RECORDER_REGISTER(mce_recorder);

@@ -3,7 +3,7 @@
  * states it, and the inventory's device at a PCI address.
  */
 #include "record/platform.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -41,8 +41,13 @@ struct ps_link_state {
 };
 
 struct ps_links;
-/* Snapshot every function with a link now: from the module (live registers) or sysfs. */
-struct ps_links *ps_links_start(const char *root, int module_fd);
+/*
+ * Snapshot every function with a link now: from the module (live registers)
+ * or sysfs. inv (may be NULL): its idle links are watched during the step.
+ */
+struct ps_links *ps_links_start(const char *root, int module_fd, const struct ps_inventory *inv);
+/* Read the idle links again, with the step's load (a sampler hook; l may be NULL). */
+void ps_links_sample(void *arg);
 /* Snapshot again and compare: the step's "links" object, with its findings. Frees l. */
 json_object *ps_links_stop(struct ps_links *l, const struct ps_inventory *inv);
 /* Read the states (pure parts below are fed recorded ones). 0 or -errno. */

@@ -3,9 +3,10 @@
  * once a second on a thread, accumulates deltas, and builds steps[].load.
  */
 #include "record/sampler.h"
-#include "record/proc_decode.h"
-#include "core/util.h"
-#include "report/json.h"
+#include "record/recorder.h"
+#include "decode/proc.h"
+#include "lib/util.h"
+#include "lib/json.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -1177,3 +1178,26 @@ json_object *ps_sampler_stop(struct ps_sampler *s)
 	free(s);
 	return load;
 }
+
+/* ---- registered: the load of every step, whose thread also ticks the samplers ---- */
+
+static void *load_start(struct ps_rec_ctx *rc, void *plan)
+{
+	return ps_sampler_start_hooked(rc->root, 1000, rc->tick, rc);
+}
+
+static json_object *load_stop(void *state, struct ps_rec_ctx *rc)
+{
+	return ps_sampler_stop(state);
+}
+
+static const struct ps_recorder_ops load_recorder = {
+    .abi = PS_RECORDER_ABI,
+    .name = "load",
+    .order = 50,
+    .show = 10,
+    .view = &ps_load_view,
+    .start = load_start,
+    .stop = load_stop,
+};
+PS_RECORDER_REGISTER(load_recorder);

@@ -1,14 +1,18 @@
 /*
  * sensors.c - how hot the machine ran and whether it throttled, per step:
  * every hwmon temperature, fan and voltage input (coretemp, k10temp, nvme,
- * drivetemp, the board's Super I/O chip), the CPUs' thermal-throttle
- * counters and their current frequency, sampled on the load sampler's
- * thread once a second (record/sampler.h).
+ * drivetemp, the board's Super I/O chip) with the limits and alarms its
+ * chip holds, the CPUs' thermal-throttle counters and their current
+ * frequency, sampled on the load sampler's thread once a second
+ * (record/sampler.h). The judgments of a rail and a fan are
+ * decode/hwmon_limits.h's.
  */
 #include "record/platform.h"
-#include "core/util.h"
+#include "record/recorder.h"
+#include "lib/util.h"
 #include "hw/hw_util.h"
-#include "report/json.h"
+#include "decode/hwmon_limits.h"
+#include "lib/json.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -27,10 +31,14 @@ struct sensor {
 	enum kind kind;
 	char chip[32];	 /* hwmon name: coretemp, nvme, k10temp, nct6798 */
 	char device[64]; /* the device the chip belongs to: nvme0, 0000:00:18.3 */
-	char label[48];	 /* temp1_label, else the input's name */
+	char label[48];	 /* temp1_label, else the rail's name and input ("Vbat (in8)") */
 	char input[PATH_MAX];
-	double high, crit; /* thresholds in the unit below, NAN when the driver has none */
+	char alarm_file[PATH_MAX]; /* in3_alarm, fan2_alarm; "" when the driver has none */
+	double high, crit;	   /* thresholds in the unit below, NAN when the driver has none */
+	double low;		   /* a rail's min, a fan's min; NAN none */
 	double min, max, last, sum;
+	int alarm;    /* the chip's alarm in any sample: 1 set, 0 never, -1 no alarm file */
+	bool stopped; /* a fan: a sample at 0 rpm with its alarm set */
 	unsigned int n;
 };
 
@@ -55,6 +63,7 @@ struct ps_sensors {
 static const char *const kind_names[] = {"temp", "fan", "in"};
 static const char *const kind_units[] = {"C", "rpm", "V"};
 static const double kind_scale[] = {1e-3, 1.0, 1e-3}; /* m°C, rpm, mV */
+static const char *const kind_reading[] = {"celsius", "rpm", "volts"};
 
 static bool read_num(const char *path, double *v)
 {
@@ -106,12 +115,25 @@ static void add_inputs(struct ps_sensors *ss, const char *dir, const char *chip,
 		ps_path(s->input, sizeof(s->input), "", "%s/%s", dir, name);
 		if (ps_read_str(ps_path(path, sizeof(path), "", "%s/%s_label", dir, base), s->label,
 				sizeof(s->label)) < 0 ||
-		    !s->label[0])
-			ps_copy_str(s->label, sizeof(s->label), base);
+		    !s->label[0]) {
+			const char *rail = k == K_IN ? ps_rail_name(chip, base) : NULL;
+
+			if (rail)
+				snprintf(s->label, sizeof(s->label), "%s (%s)", rail, base);
+			else
+				ps_copy_str(s->label, sizeof(s->label), base);
+		}
 		s->high = threshold(dir, base, "max", kind_scale[k]);
 		s->crit = threshold(dir, base, "crit", kind_scale[k]);
+		s->low = k == K_TEMP ? NAN : threshold(dir, base, "min", kind_scale[k]);
 		if (k == K_FAN)
 			s->high = s->crit = NAN; /* a fan's max is no limit it can exceed */
+		s->alarm = -1;
+		if (k != K_TEMP &&
+		    access(ps_path(path, sizeof(path), "", "%s/%s_alarm", dir, base), R_OK) == 0) {
+			ps_copy_str(s->alarm_file, sizeof(s->alarm_file), path);
+			s->alarm = 0;
+		}
 		s->min = INFINITY;
 		s->max = -INFINITY;
 		ss->ns++;
@@ -259,9 +281,18 @@ void ps_sensors_sample(void *arg)
 		struct sensor *s = &ss->s[i];
 		double v;
 
+		double alarm;
+		bool alarmed = false;
+
 		if (!read_num(s->input, &v))
 			continue; /* a sensor that fails one read (ENODATA) is not a reading */
 		v *= kind_scale[s->kind];
+		if (s->alarm_file[0] && read_num(s->alarm_file, &alarm)) {
+			alarmed = alarm == 1;
+			s->alarm = alarmed || s->alarm == 1;
+		}
+		if (s->kind == K_FAN && ps_fan_stopped(v, alarmed))
+			s->stopped = true;
 		s->last = v;
 		s->min = fmin(s->min, v);
 		s->max = fmax(s->max, v);
@@ -315,11 +346,75 @@ static json_object *num_or_null(double v, int decimals)
 	return isfinite(v) ? ps_json_new_num(v, decimals) : NULL;
 }
 
+/* The machine, with the sensor as a person finds it on the board: "nct6776 Vbat (in8)". */
+static struct ps_dev_ref sensor_ref(const struct sensor *s, char *name, size_t len)
+{
+	snprintf(name, len, "%s %s", s->chip, s->label);
+	return (struct ps_dev_ref){PS_DEV_MACHINE, NULL, name};
+}
+
+/* A voltage rail that left the window its chip holds (min and max set by the BIOS or sensors -s).
+ */
+static void judge_rail(json_object *findings, const struct sensor *s)
+{
+	char name[96];
+	struct ps_dev_ref ref = sensor_ref(s, name, sizeof(name));
+	double value, limit;
+	enum ps_rail_verdict v = ps_rail_judge(s->min, s->max, s->low, s->high, &value, &limit);
+
+	if (v != PS_RAIL_LOW && v != PS_RAIL_HIGH)
+		return;
+	ps_rec_find(findings, "warn", "rail_out_of_range", &ref, value, limit, "V",
+		    "read %.3f V during the step, %s %.3f V of the %.3f-%.3f V window programmed "
+		    "in the chip (%s)%s: check the power supply and the board's regulators (the "
+		    "BIOS's hardware monitor shows the rail too)",
+		    value, v == PS_RAIL_LOW ? "below the minimum" : "above the maximum", limit,
+		    s->low, s->high, s->device[0] ? s->device : "?",
+		    s->alarm == 1 ? ", and the chip's alarm for it is set" : "");
+}
+
+/* Fans at 0 rpm with their alarms set: one finding per chip, naming its headers. */
+static void judge_fans(json_object *findings, const struct ps_sensors *ss)
+{
+	bool done[MAX_SENSORS] = {false};
+
+	for (size_t i = 0; i < ss->ns; i++) {
+		const struct sensor *a = &ss->s[i];
+		char name[256], *p = name;
+		size_t n = 0;
+		bool turned = false;
+
+		if (a->kind != K_FAN || !a->stopped || done[i])
+			continue;
+		p += snprintf(name, sizeof(name), "%s", a->chip);
+		for (size_t j = i; j < ss->ns; j++) {
+			const struct sensor *b = &ss->s[j];
+
+			if (b->kind != K_FAN || !b->stopped || strcmp(a->chip, b->chip) != 0 ||
+			    strcmp(a->device, b->device) != 0)
+				continue;
+			done[j] = true;
+			turned = turned || b->max > 0;
+			if (p + strlen(b->label) + 3 < name + sizeof(name))
+				p += sprintf(p, "%s%s", n ? ", " : " ", b->label);
+			n++;
+		}
+		ps_rec_find(findings, "warn", "fan_stopped",
+			    &(struct ps_dev_ref){PS_DEV_MACHINE, NULL, name}, 0, a->low, "rpm",
+			    "read 0 rpm with the chip's alarm for %s set (%s)%s: a fan on %s "
+			    "stopped, or the chip does not read %s (the BIOS's hardware monitor "
+			    "shows whether a fan turns there): check the fan%s",
+			    n > 1 ? "each" : "it", a->device[0] ? a->device : "?",
+			    turned ? "; it turned earlier in the step" : "",
+			    n > 1 ? "those headers" : "that header", n > 1 ? "them" : "it",
+			    n > 1 ? "s" : "");
+	}
+}
+
 json_object *ps_sensors_stop(struct ps_sensors *ss, bool throughput)
 {
 	json_object *o = json_object_new_object(), *arr = json_object_new_array(),
 		    *findings = json_object_new_array(), *thr, *tcpus, *freq, *fcpus;
-	struct ps_dev_ref machine = {PS_DEV_MACHINE, NULL, NULL};
 	int64_t total_core = 0, total_pkg = 0;
 	bool throttle_known = false;
 	char cpus[256] = "";
@@ -339,6 +434,11 @@ json_object *ps_sensors_stop(struct ps_sensors *ss, bool throughput)
 		struct sensor *s = &ss->s[i];
 		json_object *e = json_object_new_object();
 		int dec = s->kind == K_TEMP ? 1 : s->kind == K_IN ? 3 : 0;
+		char name[96];
+		struct ps_dev_ref ref;
+		/* an input with nothing on it reads the same impossible value every time */
+		bool open = s->kind == K_TEMP && s->n && ps_temp_unconnected(s->min) &&
+			    ps_temp_unconnected(s->max);
 
 		ps_json_set_str(e, "chip", s->chip);
 		ps_json_set_str(e, "device", s->device);
@@ -349,29 +449,38 @@ json_object *ps_sensors_stop(struct ps_sensors *ss, bool throughput)
 		ps_json_set(e, "max", s->n ? num_or_null(s->max, dec) : NULL);
 		ps_json_set(e, "mean", s->n ? num_or_null(s->sum / s->n, dec) : NULL);
 		ps_json_set(e, "last", s->n ? num_or_null(s->last, dec) : NULL);
+		/* the last reading again under its kind's name: what each kind's table shows */
+		ps_json_set(e, kind_reading[s->kind], s->n ? num_or_null(s->last, dec) : NULL);
+		ps_json_set(e, "sampled", json_object_new_boolean(s->n > 0));
+		ps_json_set(e, "low", num_or_null(s->low, dec));
 		ps_json_set(e, "high", num_or_null(s->high, dec));
 		ps_json_set(e, "crit", num_or_null(s->crit, dec));
+		ps_json_set_tri(e, "alarm", s->alarm);
+		ps_json_set(e, "connected", s->n ? json_object_new_boolean(!open) : NULL);
 		json_object_array_add(arr, e);
-		if (s->kind != K_TEMP || !s->n)
+		if (s->kind == K_IN && s->n)
+			judge_rail(findings, s);
+		if (s->kind != K_TEMP || !s->n || open)
 			continue;
 		if (s->max > hottest) {
 			hottest = s->max;
 			hottest_label = s->label;
 		}
+		ref = sensor_ref(s, name, sizeof(name));
 		/* a limit of 0 or below is a driver that does not know it, not a limit */
 		if (isfinite(s->crit) && s->crit > 0 && s->max >= s->crit)
-			ps_rec_find(findings, "warn", "over_limit", &machine, s->max, s->crit, "C",
-				    "%s %s (%s) reached %.1f °C during the step, at or above its "
-				    "critical limit %.1f °C: check the cooling",
-				    s->chip, s->label, s->device[0] ? s->device : "?", s->max,
-				    s->crit);
+			ps_rec_find(
+			    findings, "warn", "over_limit", &ref, s->max, s->crit, "C",
+			    "reached %.1f °C during the step (%s), at or above its critical "
+			    "limit %.1f °C: check the cooling",
+			    s->max, s->device[0] ? s->device : "?", s->crit);
 		else if (isfinite(s->high) && s->high > 0 && s->max >= s->high)
-			ps_rec_find(findings, "warn", "over_limit", &machine, s->max, s->high, "C",
-				    "%s %s (%s) reached %.1f °C during the step, at or above its "
-				    "limit %.1f °C: check the cooling",
-				    s->chip, s->label, s->device[0] ? s->device : "?", s->max,
-				    s->high);
+			ps_rec_find(findings, "warn", "over_limit", &ref, s->max, s->high, "C",
+				    "reached %.1f °C during the step (%s), at or above its limit "
+				    "%.1f °C: check the cooling",
+				    s->max, s->device[0] ? s->device : "?", s->high);
 	}
+	judge_fans(findings, ss);
 	ps_json_set(o, "sensors", arr);
 	ps_json_set(o, "hottest_c", isfinite(hottest) ? ps_json_new_num(hottest, 1) : NULL);
 	ps_json_set_str(o, "hottest", hottest_label);
@@ -396,7 +505,7 @@ json_object *ps_sensors_stop(struct ps_sensors *ss, bool throughput)
 		json_object_array_add(tcpus, e);
 		total_core += dc > 0 ? dc : 0;
 		total_pkg += dp > 0 ? dp : 0;
-		w = snprintf(cpus + used, sizeof(cpus) - used, "%s%d", used ? ", " : "", c);
+		w = snprintf(cpus + used, sizeof(cpus) - used, "%s%d", used ? ", " : "CPU ", c);
 		if (w > 0 && (size_t)w < sizeof(cpus) - used)
 			used += (size_t)w;
 	}
@@ -406,11 +515,12 @@ json_object *ps_sensors_stop(struct ps_sensors *ss, bool throughput)
 	ps_json_set(thr, "cpus", tcpus);
 	ps_json_set(o, "throttle", thr);
 	if (total_core || total_pkg)
-		ps_rec_find(findings, throughput ? "warn" : "info", "throttled", &machine,
+		ps_rec_find(findings, throughput ? "warn" : "info", "throttled",
+			    &(struct ps_dev_ref){PS_DEV_MACHINE, NULL, cpus},
 			    (double)(total_core + total_pkg), 0, "events",
-			    "CPU %s throttled during the step (%lld core, %lld package events): "
-			    "it slowed down for heat or power, so %s",
-			    cpus, (long long)total_core, (long long)total_pkg,
+			    "throttled during the step (%lld core, %lld package events): it slowed "
+			    "down for heat or power, so %s",
+			    (long long)total_core, (long long)total_pkg,
 			    throughput ? "this step's figures may be low for that reason, not the "
 					 "device's"
 				       : "check the cooling");
@@ -457,6 +567,7 @@ static const struct ps_col summary_cols[] = {
     {.path = "/freq/source", .title = "frequency from"},
 };
 
+/* Reports written before the tables by kind: every sensor in one table, as they were shown. */
 static const struct ps_col sensor_cols[] = {
     {.path = "/chip", .title = "chip", .flags = PS_COL_KEY},
     {.path = "/device", .title = "device", .flags = PS_COL_KEY | PS_COL_OPTIONAL},
@@ -466,6 +577,38 @@ static const struct ps_col sensor_cols[] = {
     {.path = "/unit", .title = "unit"},
     {.path = "/high", .title = "high", .decimals = 1, .flags = PS_COL_OPTIONAL},
     {.path = "/crit", .title = "crit", .decimals = 1, .flags = PS_COL_OPTIONAL},
+};
+
+static const struct ps_col temp_cols[] = {
+    {.path = "/chip", .title = "chip", .flags = PS_COL_KEY},
+    {.path = "/device", .title = "device", .flags = PS_COL_KEY | PS_COL_OPTIONAL},
+    {.path = "/label", .title = "sensor", .flags = PS_COL_KEY},
+    {.path = "/min", .title = "min C", .decimals = 1},
+    {.path = "/max", .title = "max C", .decimals = 1, .better = PS_BETTER_LOWER},
+    {.path = "/high", .title = "high", .decimals = 1, .flags = PS_COL_OPTIONAL},
+    {.path = "/crit", .title = "crit", .decimals = 1, .flags = PS_COL_OPTIONAL},
+    {.path = "/connected", .title = "connected", .fmt = PS_FMT_BOOL, .flags = PS_COL_OPTIONAL},
+};
+
+static const struct ps_col fan_cols[] = {
+    {.path = "/chip", .title = "chip", .flags = PS_COL_KEY},
+    {.path = "/device", .title = "device", .flags = PS_COL_KEY | PS_COL_OPTIONAL},
+    {.path = "/label", .title = "fan", .flags = PS_COL_KEY},
+    {.path = "/min", .title = "min rpm"},
+    {.path = "/max", .title = "max rpm"},
+    {.path = "/low", .title = "limit", .flags = PS_COL_OPTIONAL},
+    {.path = "/alarm", .title = "alarm", .fmt = PS_FMT_BOOL},
+};
+
+static const struct ps_col rail_cols[] = {
+    {.path = "/chip", .title = "chip", .flags = PS_COL_KEY},
+    {.path = "/device", .title = "device", .flags = PS_COL_KEY | PS_COL_OPTIONAL},
+    {.path = "/label", .title = "rail", .flags = PS_COL_KEY},
+    {.path = "/min", .title = "min V", .decimals = 3},
+    {.path = "/max", .title = "max V", .decimals = 3},
+    {.path = "/low", .title = "low", .decimals = 3, .flags = PS_COL_OPTIONAL},
+    {.path = "/high", .title = "high", .decimals = 3, .flags = PS_COL_OPTIONAL},
+    {.path = "/alarm", .title = "alarm", .fmt = PS_FMT_BOOL},
 };
 
 static const struct ps_col freq_cols[] = {
@@ -488,11 +631,33 @@ static const struct ps_block blocks[] = {
      .when = "/available",
      .cols = PS_COLS(summary_cols)},
     {.kind = PS_BLOCK_TABLE,
-     .id = "sensors",
+     .id = "sensors_v1",
      .title = "Sensors during the step",
      .rows = "/sensors",
      .when = "/max",
+     .unless = "/sampled",
      .cols = PS_COLS(sensor_cols)},
+    {.kind = PS_BLOCK_TABLE,
+     .id = "sensors",
+     .title = "Temperatures during the step",
+     .rows = "/sensors",
+     .when = "/celsius",
+     .cols = PS_COLS(temp_cols)},
+    {.kind = PS_BLOCK_TABLE,
+     .id = "fans",
+     .title = "Fans during the step",
+     .rows = "/sensors",
+     .when = "/rpm",
+     .cols = PS_COLS(fan_cols),
+     .note = "limit: the minimum the chip holds; alarm: the chip flagged the fan"},
+    {.kind = PS_BLOCK_TABLE,
+     .id = "rails",
+     .title = "Voltages during the step",
+     .rows = "/sensors",
+     .when = "/volts",
+     .cols = PS_COLS(rail_cols),
+     .note = "low, high: the window programmed in the chip (0-0 or equal: never set, "
+	     "not judged)"},
     {.kind = PS_BLOCK_TABLE,
      .id = "throttle",
      .title = "CPUs that throttled",
@@ -512,3 +677,31 @@ const struct ps_view ps_sensors_view = {
     .scope = PS_SCOPE_MEMBER,
     .blocks = PS_BLOCKS(blocks),
 };
+
+/* ---- registered: sensors sampled with the load, around every step ---- */
+
+static void *sensors_start(struct ps_rec_ctx *rc, void *plan)
+{
+	return ps_sensors_start(rc->root);
+}
+
+static json_object *sensors_stop(void *state, struct ps_rec_ctx *rc)
+{
+	return ps_sensors_stop(state, rc->throughput);
+}
+
+static const struct ps_rec_rule sensors_owns[] = {{"cpu_throttle", "/throttle/available"},
+						  {NULL, NULL}};
+
+static const struct ps_recorder_ops sensors_recorder = {
+    .abi = PS_RECORDER_ABI,
+    .name = "sensors",
+    .order = 40,
+    .show = 40,
+    .view = &ps_sensors_view,
+    .owns = sensors_owns,
+    .start = sensors_start,
+    .stop = sensors_stop,
+    .sample = ps_sensors_sample,
+};
+PS_RECORDER_REGISTER(sensors_recorder);

@@ -5,7 +5,7 @@
  */
 #include "report/chart.h"
 #include "report/doc.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <math.h>
 #include <stdint.h>

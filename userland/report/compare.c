@@ -7,7 +7,7 @@
 #include "report/compare.h"
 #include "report/chart.h"
 #include "report/html.h"
-#include "report/json.h"
+#include "lib/json.h"
 #include "report/report.h"
 #include "report/text.h"
 
@@ -80,9 +80,12 @@ static struct ps_cmp_figure *find_fig(struct ps_cmp *c, size_t *cap, const char 
 
 	for (size_t i = 0; i < c->nfig; i++) {
 		f = &c->fig[i];
+		/* the same column of the same view; across two data versions of a step (an
+		 * older view it keeps) the column of the same title: a member renamed for a
+		 * new version keeps its title, and runs of both versions still compare */
 		if (strcmp(f->section, sec) == 0 && strcmp(f->block->id, b->id) == 0 &&
-		    strcmp(f->col->path, col->path) == 0 &&
-		    strcmp(f->col->title, col->title) == 0 && strcmp(f->key, key) == 0)
+		    (f->block == b ? f->col == col : strcmp(f->col->title, col->title) == 0) &&
+		    strcmp(f->key, key) == 0)
 			return f;
 	}
 	if (c->nfig == *cap) {

@@ -3,7 +3,7 @@
  * renderer reads the report through this, so none of them knows a step.
  */
 #include "report/doc.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <limits.h>
 #include <math.h>
@@ -133,21 +133,67 @@ static void cell_from(struct ps_doc *doc, struct ps_cell *c, json_object *v)
 	}
 }
 
-/* A column path in a row: "^/x" reads the parent row. */
-static json_object *col_value(json_object *row, json_object *parent, const char *path)
-{
-	if (!path)
-		return NULL;
-	if (path[0] == '^')
-		return ps_json_ptr(parent, path + 1);
-	return ps_json_ptr(row, path);
-}
-
 static double num_at(json_object *row, json_object *parent, const char *path)
 {
 	double v;
 
-	return path && ps_json_as_num(col_value(row, parent, path), &v) ? v : NAN;
+	return path && ps_json_as_num(ps_col_value(row, parent, path), &v) ? v : NAN;
+}
+
+/* A scalar as a template or pairs cell shows it: numbers as JSON has them, booleans on/off. */
+static const char *scalar_text(json_object *v)
+{
+	if (!v)
+		return NULL;
+	if (json_object_is_type(v, json_type_boolean))
+		return json_object_get_boolean(v) ? "on" : "off";
+	if (json_object_is_type(v, json_type_object) || json_object_is_type(v, json_type_array))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+/* PS_FMT_TEMPLATE: tmpl with each {/pointer} replaced by that member of obj. */
+static const char *template_text(struct ps_doc *doc, const char *tmpl, json_object *obj)
+{
+	char buf[256], ptr[96];
+	size_t o = 0;
+
+	for (const char *p = tmpl; *p && o + 1 < sizeof(buf);) {
+		const char *end = p[0] == '{' ? strchr(p, '}') : NULL;
+		const char *v;
+
+		if (!end || (size_t)(end - p - 1) >= sizeof(ptr)) {
+			buf[o++] = *p++;
+			continue;
+		}
+		memcpy(ptr, p + 1, (size_t)(end - p - 1));
+		ptr[end - p - 1] = '\0';
+		v = scalar_text(ps_json_ptr(obj, ptr));
+		o += (size_t)snprintf(buf + o, sizeof(buf) - o, "%s", v ? v : "?");
+		o = o < sizeof(buf) ? o : sizeof(buf) - 1;
+		p = end + 1;
+	}
+	buf[o] = '\0';
+	return ps_doc_strdup(doc, buf);
+}
+
+/* PS_FMT_PAIRS: "name value, ..." of an object's members that have a value. */
+static const char *pairs_text(struct ps_doc *doc, json_object *obj)
+{
+	char buf[512];
+	size_t o = 0;
+
+	buf[0] = '\0';
+	json_object_object_foreach(obj, key, val)
+	{
+		const char *v = scalar_text(val);
+
+		if (!v || o + 1 >= sizeof(buf))
+			continue;
+		o += (size_t)snprintf(buf + o, sizeof(buf) - o, "%s%s %s", o ? ", " : "", key, v);
+		o = o < sizeof(buf) ? o : sizeof(buf) - 1;
+	}
+	return ps_doc_strdup(doc, buf);
 }
 
 static void fill_row(struct ps_doc *doc, const struct ps_block *b, struct ps_cell *cells,
@@ -156,12 +202,21 @@ static void fill_row(struct ps_doc *doc, const struct ps_block *b, struct ps_cel
 	for (size_t c = 0; c < b->ncols; c++) {
 		const struct ps_col *col = &b->cols[c];
 
-		cell_from(doc, &cells[c], col_value(row, parent, col->path));
+		json_object *v = ps_col_value(row, parent, col->path);
+
+		cell_from(doc, &cells[c], v);
+		if ((col->fmt == PS_FMT_TEMPLATE || col->fmt == PS_FMT_PAIRS) &&
+		    json_object_is_type(v, json_type_object)) {
+			cells[c].type = PS_CELL_STR;
+			cells[c].str = col->fmt == PS_FMT_TEMPLATE
+					   ? template_text(doc, col->tmpl, v)
+					   : pairs_text(doc, v);
+		}
 		cells[c].spread_pct = num_at(row, parent, col->spread);
 		cells[c].min = num_at(row, parent, col->min);
 		cells[c].max = num_at(row, parent, col->max);
 		if (col->noisy) {
-			json_object *n = col_value(row, parent, col->noisy);
+			json_object *n = ps_col_value(row, parent, col->noisy);
 
 			if (n && json_object_is_type(n, json_type_boolean))
 				cells[c].noisy = json_object_get_boolean(n);
@@ -171,28 +226,6 @@ static void fill_row(struct ps_doc *doc, const struct ps_block *b, struct ps_cel
 			cells[c].num = cells[c].max - cells[c].min;
 		}
 	}
-}
-
-static bool present(json_object *row, const char *path)
-{
-	json_object *v = ps_json_ptr(row, path);
-
-	if (!v)
-		return false;
-	if (json_object_is_type(v, json_type_array))
-		return json_object_array_length(v) > 0;
-	if (json_object_is_type(v, json_type_boolean))
-		return json_object_get_boolean(v);
-	return true;
-}
-
-static bool row_shown(const struct ps_block *b, json_object *row)
-{
-	if (b->when && !present(row, b->when))
-		return false;
-	if (b->unless && present(row, b->unless))
-		return false;
-	return true;
 }
 
 static void block_id(struct ps_doc *doc, struct ps_doc_block *db, const char *sec_id)
@@ -231,7 +264,7 @@ static void build_kv(struct ps_doc *doc, struct ps_doc_block *db, json_object *r
 {
 	json_object *obj = ps_json_ptr(root, db->desc->rows);
 
-	if (!obj || !json_object_is_type(obj, json_type_object))
+	if (!obj || !json_object_is_type(obj, json_type_object) || !ps_row_shown(db->desc, obj))
 		return;
 	db->nrows = 1;
 	db->cells = doc_alloc(doc, db->desc->ncols * sizeof(*db->cells));
@@ -249,7 +282,7 @@ static void build_table(struct ps_doc *doc, struct ps_doc_block *db, json_object
 	for (size_t i = 0; i < ps_json_len(rows); i++) {
 		json_object *r = ps_json_at(rows, i);
 
-		if (!row_shown(b, r))
+		if (!ps_row_shown(b, r))
 			continue;
 		n += b->nested ? ps_json_len(ps_json_ptr(r, b->nested)) : 1;
 	}
@@ -259,7 +292,7 @@ static void build_table(struct ps_doc *doc, struct ps_doc_block *db, json_object
 	for (size_t i = 0; i < ps_json_len(rows); i++) {
 		json_object *r = ps_json_at(rows, i), *sub;
 
-		if (!row_shown(b, r))
+		if (!ps_row_shown(b, r))
 			continue;
 		if (!b->nested) {
 			fill_row(doc, b, &db->cells[k++ * b->ncols], r, NULL);
@@ -334,7 +367,7 @@ static void build_series(struct ps_doc *doc, struct ps_doc_block *db, json_objec
 	for (size_t i = 0; i < nrows; i++) {
 		json_object *r = single ? rows : ps_json_at(rows, i);
 
-		if (row_shown(b, r))
+		if (ps_row_shown(b, r))
 			nlines += each ? each_width(b, r) : 1;
 	}
 	if (!nlines)
@@ -344,7 +377,7 @@ static void build_series(struct ps_doc *doc, struct ps_doc_block *db, json_objec
 		json_object *r = single ? rows : ps_json_at(rows, i), *pts, *label;
 		struct ps_doc_line *l;
 
-		if (!row_shown(b, r))
+		if (!ps_row_shown(b, r))
 			continue;
 		if (each) {
 			series_each(doc, db, r);
@@ -474,6 +507,10 @@ static void section_for_step(struct ps_doc *doc, struct ps_doc_section *sec, jso
 	sec->reason = ps_json_str(step, "reason");
 	build_findings(doc, sec, ps_json_arr(step, "findings"));
 	ps_json_int(step, "data_version", &ver);
+	/* a report of an earlier probestick: the view the step keeps for that version */
+	if (v && v->version != ver && ver > 0 && ver <= UINT32_MAX &&
+	    ps_view_find_version(views, name, (unsigned int)ver))
+		v = ps_view_find_version(views, name, (unsigned int)ver);
 	if (!v) {
 		snprintf(note, sizeof(note),
 			 "this probestick has no view of step %s: its figures are in report.json",
@@ -561,6 +598,23 @@ static int verdict_cmp(const void *a, const void *b)
 	return strcmp(x->subject ? x->subject : "", y->subject ? y->subject : "");
 }
 
+bool ps_doc_verdict_passed(const struct ps_doc_verdict *v)
+{
+	return strcmp(v->status, "pass") == 0 && !v->untested_by;
+}
+
+/* A step could not measure v: its name joins untested_by, the first reason stays. */
+static void untested(struct ps_doc *doc, struct ps_doc_verdict *v, const char *step, json_object *o)
+{
+	char by[512];
+
+	snprintf(by, sizeof(by), "%s%s%s", v->untested_by ? v->untested_by : "",
+		 v->untested_by ? ", " : "", step ? step : "?");
+	v->untested_by = ps_doc_strdup(doc, by);
+	if (!v->untested_why)
+		v->untested_why = ps_json_str(o, "message");
+}
+
 static void build_verdicts(struct ps_doc *doc, json_object *steps)
 {
 	size_t cap = 0;
@@ -571,20 +625,26 @@ static void build_verdicts(struct ps_doc *doc, json_object *steps)
 		for (size_t j = 0; j < ps_json_len(vs); j++) {
 			json_object *o = ps_json_at(vs, j);
 			struct ps_doc_verdict *v = NULL;
+			bool fresh = false;
 
 			for (size_t k = 0; k < doc->nverdicts && !v; k++)
 				if (same_dev(&doc->verdicts[k], o))
 					v = &doc->verdicts[k];
-			if (v && status_rank(ps_json_str(o, "status")) <= status_rank(v->status))
-				continue; /* the earliest step with the worst verdict decides */
 			if (!v) {
 				doc->verdicts = grow(doc, doc->verdicts, doc->nverdicts, &cap,
 						     sizeof(*doc->verdicts));
 				v = &doc->verdicts[doc->nverdicts++];
+				memset(v, 0, sizeof(*v));
 				v->kind = ps_json_str(o, "kind");
 				v->device = ps_json_str(o, "device");
 				v->subject = ps_json_str(o, "subject");
+				fresh = true;
 			}
+			if (strcmp(ps_json_str_or(o, "status", ""), "untested") == 0)
+				untested(doc, v, ps_json_str(s, "name"), o);
+			if (!fresh &&
+			    status_rank(ps_json_str(o, "status")) <= status_rank(v->status))
+				continue; /* the earliest step with the worst verdict decides */
 			v->status = ps_json_str_or(o, "status", "pass");
 			v->rule = ps_json_str(o, "rule");
 			v->message = ps_json_str(o, "message");
@@ -665,6 +725,10 @@ struct ps_doc *ps_doc_build(json_object *report, const struct ps_view_set *views
 	}
 	if (ps_json_get(report, "stick"))
 		stick_notes(doc, ps_json_get(report, "stick"));
+	/* collect{}: its summary is written for people (collect/collect.c) */
+	doc->collect_note = ps_json_str(ps_json_get(report, "collect"), "summary");
+	doc->collect_failed = strcmp(ps_json_str_or(ps_json_get(report, "collect"), "status", ""),
+				     "not_delivered") == 0;
 	doc->version = ps_json_str_or(ps, "version", "?");
 	doc->kernel = ps_json_str(ps, "kernel");
 	doc->module_status = ps_json_str(ps, "module_status");

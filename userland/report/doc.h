@@ -58,13 +58,19 @@ struct ps_doc_verdict {
 	const char *kind; /* "drive", "nic", "link", "dimm", "machine" */
 	const char *device;
 	const char *subject;
-	const char *status; /* "fail", "warn", "pass" */
+	const char *status; /* "fail", "warn", "pass", "untested" (no step measured it) */
 	const char *rule;   /* the rule that decided it */
 	const char *message;
 	const char *step; /* the step that decided it */
 	double value, limit;
 	const char *unit;
+	/* steps that meant to measure it and could not ("nic_loop, mtu"), and the first's
+	 * reason; NULL when every step that meant to measure it did */
+	const char *untested_by, *untested_why;
 };
+
+/* A verdict that is a plain pass: passed, and no step left it untested. */
+bool ps_doc_verdict_passed(const struct ps_doc_verdict *v);
 
 enum ps_section_kind {
 	PS_SEC_STEP,	  /* a step's figures (PS_SCOPE_DATA) */
@@ -100,7 +106,9 @@ struct ps_doc {
 	const char *cut_message, *cut_found;
 	const char **stick_notes; /* what the boot of this run found on the stick and did */
 	size_t nstick_notes;
-	const char *machine;		 /* "vendor product" for a heading, or NULL */
+	const char *collect_note; /* the fleet's collector: where the run went, delivered or not */
+	bool collect_failed;	  /* ... and it was not delivered */
+	const char *machine;	  /* "vendor product" for a heading, or NULL */
 	struct ps_doc_verdict *verdicts; /* fail first, then warn, then pass */
 	size_t nverdicts;
 	struct ps_doc_section *sections; /* in run order */

@@ -1,11 +1,11 @@
 /* index.c - reports/index.html from the stick's tree: every run, newest first. */
 #include "report/index.h"
-#include "core/store.h"
-#include "core/util.h"
+#include "lib/store.h"
+#include "lib/util.h"
 #include "report/chart.h"
 #include "report/doc.h"
 #include "report/html.h"
-#include "report/json.h"
+#include "lib/json.h"
 #include "report/report.h"
 
 #include <dirent.h>
@@ -68,6 +68,12 @@ static void read_run(struct ps_index_run *r)
 	r->has_txt = exists(r->path, "report.txt");
 	r->has_ocp = exists(r->path, "report.ocp.jsonl");
 	stamp_time(r->run_dir, r->created, sizeof(r->created));
+	if (!exists(r->path, "report.json") && r->has_ocp) {
+		/* a collector's run under way: its live stream has come, the rest comes at its end
+		 */
+		r->state = PS_RUN_INCOMPLETE;
+		return;
+	}
 	if (!exists(r->path, "report.json")) {
 		char note[400];
 
@@ -93,12 +99,19 @@ static void read_run(struct ps_index_run *r)
 		r->cut = doc->cut;
 		snprintf(r->cut_cause, sizeof(r->cut_cause), "%s",
 			 doc->cut_cause ? doc->cut_cause : "");
-		for (size_t i = 0; i < doc->nverdicts; i++) {
-			const char *s = doc->verdicts[i].status;
+		for (size_t i = 0, o = 0; i < doc->nverdicts; i++) {
+			const struct ps_doc_verdict *v = &doc->verdicts[i];
+			const char *s = v->status;
 
 			r->fail += strcmp(s, "fail") == 0;
 			r->warn += strcmp(s, "warn") == 0;
 			r->pass += strcmp(s, "pass") == 0;
+			/* fail first, then warn: the order the document keeps */
+			if (strcmp(s, "pass") != 0 && o + 1 < sizeof(r->worst))
+				o += (size_t)snprintf(
+				    r->worst + o, sizeof(r->worst) - o, "%s%s %s %s: %s",
+				    o ? "; " : "", s, v->kind ? v->kind : "",
+				    v->subject ? v->subject : "", v->rule ? v->rule : "?");
 		}
 		ps_doc_free(doc);
 	}
@@ -214,7 +227,7 @@ void ps_index_free(struct ps_index *idx)
 }
 
 /* A relative link: bytes other than letters, digits and "._-/" percent-encoded. */
-static void href(FILE *f, const struct ps_index_run *r, const char *file)
+void ps_index_href(FILE *f, const struct ps_index_run *r, const char *file)
 {
 	char rel[1024];
 
@@ -232,7 +245,27 @@ static void href(FILE *f, const struct ps_index_run *r, const char *file)
 	fputs("</a> ", f);
 }
 
-static void count_badge(FILE *f, const char *cls, const char *word, unsigned int n)
+void ps_index_row(FILE *f, const struct ps_index_run *r)
+{
+	fprintf(f, "<tr%s><td>",
+		r->state == PS_RUN_UNREADABLE ? " class=\"bad\""
+		: r->fail		      ? " class=\"v-fail\""
+		: r->warn		      ? " class=\"v-warn\""
+					      : "");
+}
+
+void ps_index_machine(FILE *f, const struct ps_index_run *r)
+{
+	if (r->machine[0]) {
+		ps_html_esc(f, r->machine);
+		fputs("<br>", f);
+	}
+	fputs("<span class=\"rule\">", f);
+	ps_html_esc(f, r->machine_dir);
+	fputs("</span>", f);
+}
+
+void ps_index_badge(FILE *f, const char *cls, const char *word, unsigned int n)
 {
 	if (n)
 		fprintf(f, "<span class=\"st %s\">%u %s</span> ", cls, n, word);
@@ -246,8 +279,12 @@ char *ps_index_html(const struct ps_index *idx)
 
 	if (!f)
 		return strdup("<!DOCTYPE html><p>probestick: out of memory");
-	ps_html_begin(f, "probestick reports on this stick");
-	fputs("<header><h1>probestick reports on this stick</h1>\n<p class=\"meta\">", f);
+	/* several machines: a collector's tree, or a stick carried from box to box */
+	const char *title =
+	    idx->machines > 1 ? "probestick reports: a fleet" : "probestick reports on this stick";
+
+	ps_html_begin(f, title);
+	fprintf(f, "<header><h1>%s</h1>\n<p class=\"meta\">", title);
 	fprintf(f, "%zu run%s of %zu machine%s, newest first.", idx->n, idx->n == 1 ? "" : "s",
 		idx->machines, idx->machines == 1 ? "" : "s");
 	fputs(" Verdicts count devices by their worst verdict in the run.", f);
@@ -260,6 +297,8 @@ char *ps_index_html(const struct ps_index *idx)
 		ps_html_esc(f, idx->stick_note);
 	}
 	fputs("</p></header>\n", f);
+	if (idx->machines > 1)
+		ps_fleet_table(f, idx);
 	if (!idx->n) {
 		fputs("<p>No report yet: boot the stick on a machine and run a plan.</p>\n", f);
 		ps_html_end(f);
@@ -273,22 +312,13 @@ char *ps_index_html(const struct ps_index *idx)
 	for (size_t i = 0; i < idx->n; i++) {
 		const struct ps_index_run *r = &idx->runs[i];
 
-		fprintf(f, "<tr%s><td>",
-			r->state == PS_RUN_UNREADABLE ? " class=\"bad\""
-			: r->fail		      ? " class=\"v-fail\""
-			: r->warn		      ? " class=\"v-warn\""
-						      : "");
+		ps_index_row(f, r);
 		ps_html_esc(f, r->created);
 		fputs("<br><span class=\"rule\">", f);
 		ps_html_esc(f, r->run_dir);
 		fputs("</span></td><td>", f);
-		if (r->machine[0]) {
-			ps_html_esc(f, r->machine);
-			fputs("<br>", f);
-		}
-		fputs("<span class=\"rule\">", f);
-		ps_html_esc(f, r->machine_dir);
-		fputs("</span></td><td>", f);
+		ps_index_machine(f, r);
+		fputs("</td><td>", f);
 		ps_html_esc(f, r->plan[0] ? r->plan : strchr(r->run_dir, '-') + 1);
 		fputs("</td><td>", f);
 		switch (r->state) {
@@ -318,20 +348,20 @@ char *ps_index_html(const struct ps_index *idx)
 			break;
 		}
 		fputs("</td><td>", f);
-		count_badge(f, "fail", "fail", r->fail);
-		count_badge(f, "warn", "warn", r->warn);
-		count_badge(f, "pass", "pass", r->pass);
+		ps_index_badge(f, "fail", "fail", r->fail);
+		ps_index_badge(f, "warn", "warn", r->warn);
+		ps_index_badge(f, "pass", "pass", r->pass);
 		if (r->state != PS_RUN_UNREADABLE && !r->fail && !r->warn && !r->pass)
 			fputs("none yet", f);
 		fputs("</td><td>", f);
 		if (r->has_html)
-			href(f, r, "report.html");
+			ps_index_href(f, r, "report.html");
 		if (r->has_txt)
-			href(f, r, "report.txt");
+			ps_index_href(f, r, "report.txt");
 		if (r->state != PS_RUN_UNREADABLE || exists(r->path, "report.json"))
-			href(f, r, "report.json");
+			ps_index_href(f, r, "report.json");
 		if (r->has_ocp)
-			href(f, r, "report.ocp.jsonl");
+			ps_index_href(f, r, "report.ocp.jsonl");
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</tbody></table></div>\n", f);

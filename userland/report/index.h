@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 enum ps_run_state { PS_RUN_COMPLETE, PS_RUN_INCOMPLETE, PS_RUN_UNREADABLE };
 
@@ -27,6 +28,7 @@ struct ps_index_run {
 	char reason[512];	       /* unreadable: why, in words */
 	unsigned int fail, warn, pass; /* devices by their worst verdict */
 	bool has_html, has_txt, has_ocp;
+	char worst[400]; /* its worst verdicts for people: "fail drive sdb: smart.pending; ..." */
 };
 
 struct ps_index {
@@ -43,6 +45,20 @@ void ps_index_free(struct ps_index *idx);
 
 /* The page; malloc'd, never NULL. */
 char *ps_index_html(const struct ps_index *idx);
+
+/* A table row's start, marked by the run's worst verdict ("<tr class=...><td>"), and the
+ * machine's cell content: its model and its id. */
+void ps_index_row(FILE *f, const struct ps_index_run *r);
+void ps_index_machine(FILE *f, const struct ps_index_run *r);
+/* A link to a run's file (its last extension as the text), and a verdict count badge. */
+void ps_index_href(FILE *f, const struct ps_index_run *r, const char *file);
+void ps_index_badge(FILE *f, const char *cls, const char *word, unsigned int n);
+
+/*
+ * A collector's tree (report/fleet.c): a table with a row per machine,
+ * worst first: its latest run, that run's verdicts worst first and links.
+ */
+void ps_fleet_table(FILE *f, const struct ps_index *idx);
 
 /* Scan reports_root and write its index.html through the stick store. 0 or -errno. */
 int ps_index_write(const char *reports_root);

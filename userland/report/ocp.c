@@ -10,7 +10,7 @@
  */
 #include "report/ocp.h"
 #include "report/doc.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <errno.h>
 #include <math.h>
@@ -34,6 +34,7 @@ struct out {
 	struct hwinfo *hw;
 	size_t nhw;
 	json_object *report;
+	const struct ps_view_set *views;
 };
 
 /* ---- time ---- */
@@ -135,13 +136,15 @@ static void step_artifact(struct out *o, double when, size_t step, const char *k
 
 /* ---- the devices: a hardwareInfo per inventory entry ---- */
 
-/* The stable id the inventory step gave a device of this kind and name, or NULL. */
-static const char *inventory_device(json_object *report, const char *kind, const char *name)
+/* The stable id the inventory gave a device of this kind and name, or NULL: the inventory is
+ * the first step, the one whose view reads the report's top level. */
+static const char *inventory_device(const struct out *o, const char *kind, const char *name)
 {
-	json_object *inv = ps_json_at(ps_json_arr(report, "steps"), 0);
+	json_object *inv = ps_json_at(ps_json_arr(o->report, "steps"), 0);
+	const struct ps_view *v = ps_view_find(o->views, ps_json_str_or(inv, "name", ""));
 	static const char *const lists[] = {"verdicts", "findings"};
 
-	if (!name || strcmp(ps_json_str_or(inv, "name", ""), "inventory") != 0)
+	if (!name || !v || v->scope != PS_SCOPE_REPORT)
 		return NULL;
 	for (size_t l = 0; l < 2; l++) {
 		json_object *a = ps_json_arr(inv, lists[l]);
@@ -166,7 +169,7 @@ static json_object *hw_add(struct out *o, const char *kind, json_object *row, co
 	json_object *j = json_object_new_object();
 
 	if (!id)
-		id = inventory_device(o->report, kind, name);
+		id = inventory_device(o, kind, name);
 	h = realloc(o->hw, (o->nhw + 1) * sizeof(*o->hw));
 	if (!h)
 		abort(); /* as json-c does: no partial export */
@@ -234,7 +237,7 @@ static json_object *hardware_infos(struct out *o)
 		add_str(j, "partType", "nic");
 		json_object_array_add(a, j);
 	}
-	list = ps_json_arr(ps_json_get(r, "memory"), "dimms");
+	list = ps_json_arr(ps_json_ptr(r, "/memory"), "dimms"); /* the report's section */
 	for (size_t i = 0; i < ps_json_len(list); i++) {
 		json_object *d = ps_json_at(list, i);
 
@@ -686,7 +689,7 @@ static json_object *run_end(json_object *report)
 
 char *ps_ocp_text(json_object *report, const struct ps_view_set *views)
 {
-	struct out o = {.report = report};
+	struct out o = {.report = report, .views = views};
 	char *buf = NULL;
 	size_t len = 0;
 	json_object *steps = ps_json_arr(report, "steps"), *b;

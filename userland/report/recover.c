@@ -5,9 +5,9 @@
  * through the stick store; a run that ended well is never touched.
  */
 #include "report/report.h"
-#include "report/json.h"
-#include "core/store.h"
-#include "core/util.h"
+#include "lib/json.h"
+#include "lib/store.h"
+#include "lib/util.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -8,7 +8,7 @@
 #include "report/chart.h"
 #include "report/doc.h"
 #include "report/html.h"
-#include "report/json.h"
+#include "lib/json.h"
 #include "report/report.h"
 
 #include <math.h>
@@ -230,6 +230,46 @@ static void finding_li(FILE *f, const struct ps_doc_finding *fi)
 	fputs("</li>\n", f);
 }
 
+/* What was not measured, and why: devices a step could not test, then steps skipped. */
+static void not_tested(FILE *f, const struct ps_doc *doc)
+{
+	size_t n = 0, k = 0;
+
+	for (size_t i = 0; i < doc->nverdicts; i++) {
+		const struct ps_doc_verdict *v = &doc->verdicts[i];
+
+		if (!v->untested_by)
+			continue;
+		if (!n++)
+			fputs("<ul class=\"findings\">\n", f);
+		fputs("<li>", f);
+		badge(f, "not tested");
+		esc_fmt(f, " %s %s by %s: ", v->kind ? v->kind : "", v->subject ? v->subject : "-",
+			v->untested_by);
+		ps_html_esc(f, v->untested_why ? v->untested_why : "no reason given");
+		if (!strcmp(v->status, "pass") && v->step)
+			esc_fmt(f, " (%s passed what it measured)", v->step);
+		fputs("</li>\n", f);
+	}
+	for (size_t i = 0; i < doc->nsections; i++) {
+		const struct ps_doc_section *s = &doc->sections[i];
+
+		if (s->kind != PS_SEC_STEP || strcmp(s->status, "skipped"))
+			continue;
+		if (!n++)
+			fputs("<ul class=\"findings\">\n", f);
+		if (!k++) {
+			fputs("<li>", f);
+			badge(f, "not run");
+		}
+		esc_fmt(f, "%s %s", k > 1 ? "," : "", s->step);
+	}
+	if (k)
+		fputs(" (skipped: why under Steps)</li>\n", f);
+	if (n)
+		fputs("</ul>\n", f);
+}
+
 static void verdicts(FILE *f, const struct ps_doc *doc)
 {
 	static const char *const kinds[] = {"machine", "drive", "nic", "link", "dimm"};
@@ -243,9 +283,11 @@ static void verdicts(FILE *f, const struct ps_doc *doc)
 		fputs("</section>\n", f);
 		return;
 	}
-	for (size_t i = 0; i < doc->nverdicts; i++)
-		bad += strcmp(doc->verdicts[i].status, "pass") != 0;
-	passes = doc->nverdicts - bad;
+	for (size_t i = 0; i < doc->nverdicts; i++) {
+		bad += !strcmp(doc->verdicts[i].status, "fail") ||
+		       !strcmp(doc->verdicts[i].status, "warn");
+		passes += ps_doc_verdict_passed(&doc->verdicts[i]);
+	}
 	if (bad) {
 		fputs("<div class=\"tw\"><table><thead><tr><th>verdict</th><th>device</th>"
 		      "<th>rule</th><th class=\"n\">value</th><th class=\"n\">limit</th>"
@@ -254,7 +296,7 @@ static void verdicts(FILE *f, const struct ps_doc *doc)
 		for (size_t i = 0; i < doc->nverdicts; i++) {
 			const struct ps_doc_verdict *v = &doc->verdicts[i];
 
-			if (strcmp(v->status, "pass") == 0)
+			if (strcmp(v->status, "fail") && strcmp(v->status, "warn"))
 				continue;
 			fprintf(f, "<tr class=\"v-%s\"", status_class(v->status));
 			if (v->device) {
@@ -278,13 +320,14 @@ static void verdicts(FILE *f, const struct ps_doc *doc)
 		}
 		fputs("</tbody></table></div>\n", f);
 	}
+	not_tested(f, doc);
 	if (passes) {
 		fputs("<ul class=\"findings\">\n", f);
 		for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
 			size_t n = 0, shown = 0;
 
 			for (size_t i = 0; i < doc->nverdicts; i++)
-				n += strcmp(doc->verdicts[i].status, "pass") == 0 &&
+				n += ps_doc_verdict_passed(&doc->verdicts[i]) &&
 				     doc->verdicts[i].kind &&
 				     strcmp(doc->verdicts[i].kind, kinds[k]) == 0;
 			if (!n)
@@ -295,7 +338,7 @@ static void verdicts(FILE *f, const struct ps_doc *doc)
 			for (size_t i = 0; i < doc->nverdicts; i++) {
 				const struct ps_doc_verdict *v = &doc->verdicts[i];
 
-				if (strcmp(v->status, "pass") || !v->kind ||
+				if (!ps_doc_verdict_passed(v) || !v->kind ||
 				    strcmp(v->kind, kinds[k]))
 					continue;
 				if (shown++ == PASS_NAMES) {
@@ -737,6 +780,11 @@ static void header(FILE *f, const struct ps_doc *doc)
 	if (doc->module_status)
 		esc_fmt(f, ", module %s", doc->module_status);
 	fputs("</p>\n", f);
+	if (doc->collect_note) {
+		fputs(doc->collect_failed ? "<p class=\"incomplete\">" : "<p class=\"meta\">", f);
+		esc_fmt(f, "collector: %s", doc->collect_note);
+		fputs("</p>\n", f);
+	}
 	if (!doc->complete) {
 		fputs("<p class=\"incomplete\">", f);
 		if (doc->stopped_at)

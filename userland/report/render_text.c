@@ -4,7 +4,7 @@
  * inventory, and the load and interrupts of every step. Knows no step.
  */
 #include "report/doc.h"
-#include "report/json.h"
+#include "lib/json.h"
 #include "report/report.h"
 #include "report/text.h"
 
@@ -310,6 +310,39 @@ static void finding(FILE *f, const struct ps_doc_finding *fi, int indent)
 	ps_wrap(f, WIDTH, indent, indent + 5, line);
 }
 
+/* What was not measured, and why: devices a step could not test, then steps skipped. */
+static void not_tested(FILE *f, const struct ps_doc *doc)
+{
+	char line[1600];
+	size_t o = 0, n = 0;
+
+	for (size_t i = 0; i < doc->nverdicts; i++) {
+		const struct ps_doc_verdict *v = &doc->verdicts[i];
+		bool passed = strcmp(v->status, "pass") == 0;
+
+		if (!v->untested_by)
+			continue;
+		snprintf(line, sizeof(line), "NOT TESTED %s %s by %s: %s%s%s%s",
+			 v->kind ? v->kind : "", v->subject ? v->subject : "-", v->untested_by,
+			 v->untested_why ? v->untested_why : "no reason given",
+			 passed && v->step ? " (" : "", passed && v->step ? v->step : "",
+			 passed && v->step ? " passed what it measured)" : "");
+		ps_wrap(f, WIDTH, 0, 5, line);
+	}
+	for (size_t i = 0; i < doc->nsections && o < sizeof(line) - 64; i++) {
+		const struct ps_doc_section *s = &doc->sections[i];
+
+		if (s->kind != PS_SEC_STEP || strcmp(s->status, "skipped"))
+			continue;
+		o += (size_t)snprintf(line + o, sizeof(line) - o, "%s%s", n++ ? ", " : "NOT RUN ",
+				      s->step);
+	}
+	if (n) {
+		snprintf(line + o, sizeof(line) - o, " (skipped: why under Steps)");
+		ps_wrap(f, WIDTH, 0, 5, line);
+	}
+}
+
 static void verdicts(FILE *f, const struct ps_doc *doc)
 {
 	static const char *const kinds[] = {"machine", "drive", "nic", "link", "dimm"};
@@ -321,16 +354,17 @@ static void verdicts(FILE *f, const struct ps_doc *doc)
 	if (!doc->nverdicts) {
 		fprintf(f, "no step examined a device%s\n",
 			doc->complete ? "" : " yet (the run is incomplete)");
+		not_tested(f, doc);
 		return;
 	}
 	for (size_t i = 0; i < doc->nverdicts; i++) {
 		const struct ps_doc_verdict *v = &doc->verdicts[i];
 		char st[8];
 
-		if (strcmp(v->status, "pass") == 0) {
+		if (ps_doc_verdict_passed(v))
 			passes++;
+		if (strcmp(v->status, "fail") && strcmp(v->status, "warn"))
 			continue;
-		}
 		snprintf(st, sizeof(st), "%s", v->status);
 		upper(st);
 		snprintf(line, sizeof(line), "%-4s %s %s: %s [%s]", st, v->kind ? v->kind : "",
@@ -338,6 +372,7 @@ static void verdicts(FILE *f, const struct ps_doc *doc)
 			 v->rule ? v->rule : "-");
 		ps_wrap(f, WIDTH, 0, 5, line);
 	}
+	not_tested(f, doc);
 	if (!passes)
 		return;
 	/* Passing devices in one line per kind: the first screen stays short. */
@@ -345,8 +380,8 @@ static void verdicts(FILE *f, const struct ps_doc *doc)
 		size_t n = 0, o;
 
 		for (size_t i = 0; i < doc->nverdicts; i++)
-			n += strcmp(doc->verdicts[i].status, "pass") == 0 &&
-			     doc->verdicts[i].kind && strcmp(doc->verdicts[i].kind, kinds[k]) == 0;
+			n += ps_doc_verdict_passed(&doc->verdicts[i]) && doc->verdicts[i].kind &&
+			     strcmp(doc->verdicts[i].kind, kinds[k]) == 0;
 		if (!n)
 			continue;
 		o = (size_t)snprintf(line, sizeof(line), "pass %zu %s:", n,
@@ -354,7 +389,7 @@ static void verdicts(FILE *f, const struct ps_doc *doc)
 		for (size_t i = 0, shown = 0; i < doc->nverdicts && o < sizeof(line) - 64; i++) {
 			const struct ps_doc_verdict *v = &doc->verdicts[i];
 
-			if (strcmp(v->status, "pass") || !v->kind || strcmp(v->kind, kinds[k]))
+			if (!ps_doc_verdict_passed(v) || !v->kind || strcmp(v->kind, kinds[k]))
 				continue;
 			if (shown++ == PASS_NAMES) {
 				o += (size_t)snprintf(line + o, sizeof(line) - o, " ...");
@@ -517,6 +552,14 @@ static void header(FILE *f, const struct ps_doc *doc)
 		ps_text_clean(doc->stick_notes[i], strlen(doc->stick_notes[i]), NULL, clean,
 			      sizeof(clean));
 		snprintf(line, sizeof(line), "stick   %s", clean);
+		ps_wrap(f, WIDTH, 0, 8, line);
+	}
+	if (doc->collect_note) {
+		char clean[2100];
+
+		ps_text_clean(doc->collect_note, strlen(doc->collect_note), NULL, clean,
+			      sizeof(clean));
+		snprintf(line, sizeof(line), "collect %s", clean);
 		ps_wrap(f, WIDTH, 0, 8, line);
 	}
 }

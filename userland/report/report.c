@@ -2,9 +2,9 @@
 #include "report/report.h"
 #include "report/html.h"
 #include "report/ocp.h"
-#include "report/json.h"
-#include "core/store.h"
-#include "core/util.h"
+#include "lib/json.h"
+#include "lib/store.h"
+#include "lib/util.h"
 
 #include <ctype.h>
 #include <dirent.h>

@@ -2,7 +2,7 @@
 #ifndef PS_REPORT_H
 #define PS_REPORT_H
 
-#include "report/json.h"
+#include "lib/json.h"
 #include "report/view.h"
 
 #include <json-c/json.h>
@@ -35,6 +35,19 @@ struct ps_report_files {
 	bool note_written;   /* WRITE-FAILED.txt says what failed (it may not fit either) */
 	int html_err;	     /* the last write of report.html: 0 or -errno (then it is removed) */
 	int ocp_err;	     /* the last write of report.ocp.jsonl: 0 or -errno (removed too) */
+};
+
+/*
+ * Something that follows the report folder as the plan runner (core/plan.h)
+ * writes it: the fleet's collector (collect/). Both calls come from the
+ * runner's thread, only once the folder exists (dir).
+ */
+struct ps_report_sink {
+	void *arg;
+	/* Just before each write: the sink may set its own top-level member. */
+	void (*annotate)(void *arg, json_object *report, const char *dir);
+	/* Just after each write: dir holds what was written (complete: the last write). */
+	void (*written)(void *arg, json_object *report, const char *dir);
 };
 
 /*

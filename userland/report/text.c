@@ -1,6 +1,6 @@
 /* text.c - word wrapping for 80-column text: the report's text view and the console share it. */
 #include "report/text.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <stdlib.h>
 #include <string.h>

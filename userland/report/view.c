@@ -1,8 +1,41 @@
-/* view.c - checks of a view description (the registry refuses a step whose view is unusable). */
+/* view.c - checks of a view description (the registry refuses a step whose view is unusable),
+ * and how a row and its columns are read by every renderer. */
 #include "report/view.h"
+#include "lib/json.h"
 
 #include <stdio.h>
 #include <string.h>
+
+json_object *ps_col_value(json_object *row, json_object *parent, const char *path)
+{
+	if (!path)
+		return NULL;
+	if (path[0] == '^')
+		return ps_json_ptr(parent, path + 1);
+	return ps_json_ptr(row, path);
+}
+
+static bool present(json_object *row, const char *path)
+{
+	json_object *v = ps_json_ptr(row, path);
+
+	if (!v)
+		return false;
+	if (json_object_is_type(v, json_type_array))
+		return json_object_array_length(v) > 0;
+	if (json_object_is_type(v, json_type_boolean))
+		return json_object_get_boolean(v);
+	return true;
+}
+
+bool ps_row_shown(const struct ps_block *b, json_object *row)
+{
+	if (b->when && !present(row, b->when))
+		return false;
+	if (b->unless && present(row, b->unless))
+		return false;
+	return true;
+}
 
 static bool path_ok(const char *p, bool parent_ok)
 {
@@ -29,6 +62,12 @@ static bool col_ok(const struct ps_col *c, bool parent_ok, char *why, size_t why
 	    (c->noisy && !path_ok(c->noisy, parent_ok)) ||
 	    (c->min && !path_ok(c->min, parent_ok)) || (c->max && !path_ok(c->max, parent_ok))) {
 		snprintf(why, whylen, "block %s: column %s has a spread path that is not a pointer",
+			 block, c->path);
+		return false;
+	}
+	if ((c->fmt == PS_FMT_TEMPLATE) != (c->tmpl != NULL)) {
+		snprintf(why, whylen,
+			 "block %s: column %s: a template format needs its tmpl, and only it",
 			 block, c->path);
 		return false;
 	}
@@ -118,6 +157,16 @@ const struct ps_view *ps_view_find(const struct ps_view_set *set, const char *na
 {
 	for (size_t i = 0; set && name && i < set->n; i++)
 		if (set->v[i] && set->v[i]->name && strcmp(set->v[i]->name, name) == 0)
+			return set->v[i];
+	return NULL;
+}
+
+const struct ps_view *ps_view_find_version(const struct ps_view_set *set, const char *name,
+					   unsigned int version)
+{
+	for (size_t i = 0; set && name && i < set->n; i++)
+		if (set->v[i] && set->v[i]->name && strcmp(set->v[i]->name, name) == 0 &&
+		    set->v[i]->version == version)
 			return set->v[i];
 	return NULL;
 }

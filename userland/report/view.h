@@ -8,6 +8,8 @@
 #ifndef PS_REPORT_VIEW_H
 #define PS_REPORT_VIEW_H
 
+#include "lib/stats.h"
+
 #include <json-c/json.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -29,6 +31,16 @@ enum ps_fmt {
 	PS_FMT_US,	 /* a latency in us, shown like PS_FMT_NS */
 	PS_FMT_STATUS,	 /* pass / warn / fail / error / skipped / aborted: upper-cased for warn+ */
 	PS_FMT_RANGE,	 /* "min-max" from the column's min and max paths (its path is ignored) */
+	/*
+	 * Text from the column's tmpl: each "{/pointer}" is the value of that
+	 * member of the object at the column's path ("rx {/rx}/{/rx_max}"),
+	 * numbers as they are, booleans "on"/"off", a missing one "?"; null when
+	 * the object is. The one way to show several figures in one cell: a step
+	 * stores the figures, never their text.
+	 */
+	PS_FMT_TEMPLATE,
+	/* An object's members as "name value, name value" (null ones left out, booleans on/off). */
+	PS_FMT_PAIRS,
 };
 
 /* Column flags. */
@@ -73,6 +85,7 @@ struct ps_col {
 	 */
 	const char *bad;
 	const char *noisy; /* path of a boolean: the figure stayed noisy after its extra runs */
+	const char *tmpl;  /* PS_FMT_TEMPLATE: the text with {/member} pointers into the value */
 };
 
 enum ps_block_kind {
@@ -141,9 +154,42 @@ struct ps_view {
 	void (*extend)(json_object *root, struct ps_doc *doc, struct ps_doc_section *sec);
 };
 
+/*
+ * The standard columns of a measured figure in a row (struct ps_figure,
+ * lib/stats.h, in its JSON form under the name nm, "mbps"): its median with
+ * the run-to-run spread, range and noise marker (HTML's bar and whisker,
+ * compare's judgement, the text view's "~"); its min-max range, dropped
+ * first when 80 columns are too few; and its CV. flags: PS_COL_HEADLINE...
+ */
+#define PS_COL_FIGURE(nm, ttl, u, dec, bt, fl)                                                     \
+	{                                                                                          \
+		.path = "/" PS_FIGURE_MEDIAN(nm), .title = (ttl), .unit = (u), .decimals = (dec),  \
+		.better = (bt), .flags = (fl), .spread = "/" PS_FIGURE_CV,                         \
+		.min = "/" PS_FIGURE_MIN(nm), .max = "/" PS_FIGURE_MAX(nm),                        \
+		.noisy = "/" PS_FIGURE_NOISY                                                       \
+	}
+#define PS_COL_FIGURE_RANGE(nm, dec)                                                               \
+	{                                                                                          \
+		.path = "/" PS_FIGURE_MEDIAN(nm), .title = "min-max", .fmt = PS_FMT_RANGE,         \
+		.min = "/" PS_FIGURE_MIN(nm), .max = "/" PS_FIGURE_MAX(nm), .decimals = (dec),     \
+		.flags = PS_COL_OPTIONAL                                                           \
+	}
+#define PS_COL_FIGURE_CV                                                                           \
+	{                                                                                          \
+		.path = "/" PS_FIGURE_CV, .title = "cv", .unit = "%", .better = PS_BETTER_LOWER    \
+	}
+/* The note under a table of figures that explains the "~". */
+#define PS_FIGURE_NOTE "~ still noisy after the extra runs (CV above the plan's limit)"
+
 /* Helpers for the descriptions: PS_COLS(cols) gives "cols, n". */
 #define PS_COLS(a)   (a), (sizeof(a) / sizeof((a)[0]))
 #define PS_BLOCKS(a) (a), (sizeof(a) / sizeof((a)[0]))
+
+/* A column's value in a row: a path starting with "^" reads the parent row. NULL: none. */
+json_object *ps_col_value(json_object *row, json_object *parent, const char *path);
+/* Whether a row shows in block b: its when path is set (non-null, non-empty, not false)
+ * and its unless path is not. */
+bool ps_row_shown(const struct ps_block *b, json_object *row);
 
 /* Why a view cannot be used (no name, a block without rows or columns, a bad path), or true. */
 bool ps_view_valid(const struct ps_view *v, char *why, size_t whylen);
@@ -153,6 +199,10 @@ struct ps_view_set {
 	const struct ps_view *const *v;
 	size_t n;
 };
+/* The view named name (a step's current one comes first), or NULL. */
 const struct ps_view *ps_view_find(const struct ps_view_set *set, const char *name);
+/* The view of name that reads data version version (an older view a step keeps), or NULL. */
+const struct ps_view *ps_view_find_version(const struct ps_view_set *set, const char *name,
+					   unsigned int version);
 
 #endif

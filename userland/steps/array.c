@@ -75,13 +75,13 @@
 #include "core/config.h"
 #include "core/scratch.h"
 #include "core/step.h"
-#include "core/util.h"
-#include "engines/io/stats.h"
+#include "lib/util.h"
+#include "lib/stats.h"
 #include "engines/io/uring_io.h"
 #include "engines/net/cost.h"
 #include "hw/drive_use.h"
-#include "hw/md.h"
-#include "report/json.h"
+#include "decode/md.h"
+#include "lib/json.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -849,6 +849,50 @@ static bool cleanup(struct arr *a, const struct ps_mdstat *before)
 	return clean;
 }
 
+/* array=, array_chunk=, array_extrapolate=: what the step builds, and how rebuilds are scaled. */
+static int parse_levels(const char *text, void *value, char *why, size_t whylen)
+{
+	return ps_md_levels_parse(text, value, why, whylen);
+}
+
+static int parse_chunk(const char *text, void *value, char *why, size_t whylen)
+{
+	return ps_md_chunk_parse(text, value, why, whylen);
+}
+
+static int parse_extrapolate(const char *text, void *value, char *why, size_t whylen)
+{
+	if (ps_md_size_parse(text, value) == 0 && *(uint64_t *)value > 0)
+		return 0;
+	snprintf(why, whylen, "not a size (2TB, 500GB, 4TiB)");
+	return -EINVAL;
+}
+
+static const struct ps_setting array_levels = {
+    .key = "array",
+    .help = "the RAID levels the array step builds on the scratch drives (1,5,6); none: it skips",
+    .size = sizeof(struct ps_md_levels),
+    .parse = parse_levels,
+};
+
+static const struct ps_setting array_chunk = {
+    .key = "array_chunk",
+    .help = "the md chunk size of those arrays (512K)",
+    .def = "512K",
+    .size = sizeof(uint64_t),
+    .parse = parse_chunk,
+};
+
+static const struct ps_setting array_extrapolate = {
+    .key = "array_extrapolate",
+    .help = "a member size the rebuild times are scaled to (2TB); none: not scaled",
+    .size = sizeof(uint64_t),
+    .parse = parse_extrapolate,
+};
+
+static const struct ps_setting *const array_settings[] = {&array_levels, &array_chunk,
+							  &array_extrapolate, NULL};
+
 static int run(struct ps_ctx *ctx)
 {
 	struct arr a = {.ctx = ctx, .p = plan_of(ctx), .fd = -1};
@@ -862,30 +906,22 @@ static int run(struct ps_ctx *ctx)
 	ps_json_set_str(ctx->data, "plan", a.p->name);
 	ps_json_set(ctx->data, "drives", drives);
 	ps_json_set(ctx->data, "levels", levels);
-	if (ps_md_levels_parse(ctx->cfg ? ctx->cfg->array : "", &lv, why, sizeof(why)) < 0 ||
-	    lv.n == 0) {
-		ps_step_reason(ctx,
-			       "array= names no RAID level (%s): set array=1,5,6 in "
-			       "probestick.cfg; nothing is written",
-			       lv.n ? why : "it is empty");
+	lv = *(const struct ps_md_levels *)ps_setting(ctx, &array_levels);
+	if (lv.n == 0) {
+		ps_step_reason(ctx, "array= names no RAID level (it is empty): set array=1,5,6 in "
+				    "probestick.cfg; nothing is written");
 		return PS_SKIPPED;
 	}
 	asked = json_object_new_array();
 	for (size_t i = 0; i < lv.n; i++)
 		json_object_array_add(asked, json_object_new_int(lv.level[i]));
 	ps_json_set(ctx->data, "levels_asked", asked);
-	if (ps_md_chunk_parse(ctx->cfg && ctx->cfg->array_chunk[0] ? ctx->cfg->array_chunk : "512K",
-			      &a.chunk, why, sizeof(why)) < 0)
-		a.chunk = 512 * KIB;
+	a.chunk = *(const uint64_t *)ps_setting(ctx, &array_chunk);
 	ps_json_set_count(ctx->data, "chunk_bytes", (int64_t)a.chunk);
-	if (ctx->cfg && ctx->cfg->array_extrapolate[0])
-		ps_md_size_parse(ctx->cfg->array_extrapolate, &a.extrapolate);
+	a.extrapolate = *(const uint64_t *)ps_setting(ctx, &array_extrapolate);
 	ps_json_set_count(ctx->data, "extrapolate_bytes",
 			  a.extrapolate ? (int64_t)a.extrapolate : -1);
-	if (ps_scratch_parse(ctx->cfg ? ctx->cfg->scratch : "", &named, why, sizeof(why)) < 0) {
-		ps_step_reason(ctx, "scratch= cannot be read: %s; nothing is written", why);
-		return PS_SKIPPED;
-	}
+	named = ctx->cfg ? ctx->cfg->scratch_list : (struct ps_scratch_list){0};
 	/* arrays that were there before are not ours: left alone, their members refused */
 	read_mdstat(&a, &before, NULL);
 	ps_json_set(ctx->data, "md_before", mdstat_json(&before));
@@ -990,23 +1026,15 @@ static int run(struct ps_ctx *ctx)
 static double estimate(const struct ps_ctx *ctx)
 {
 	const struct array_plan *p = plan_of(ctx);
-	struct ps_md_levels lv;
-	char why[128];
+	const struct ps_md_levels *lv = ps_setting(ctx, &array_levels);
+	double member = 0;
 
-	if (!ctx->cfg || ps_md_levels_parse(ctx->cfg->array, &lv, why, sizeof(why)) < 0)
-		return 0;
 	/* two measured phases of four points, and a sync at ~100 MB/s per member, per level */
-	{
-		double member = 0;
-		struct ps_scratch_list named;
-
-		if (ps_scratch_parse(ctx->cfg->scratch, &named, why, sizeof(why)) == 0)
-			for (size_t i = 0; i < ctx->inv->n_drives; i++)
-				if (ps_scratch_listed(&named, ctx->inv->drives[i].serial) &&
-				    ctx->inv->drives[i].size_bytes > 0)
-					member = (double)ctx->inv->drives[i].size_bytes;
-		return (double)lv.n * (8 * p->runs * p->time_budget_s + 2 * member / 100e6);
-	}
+	for (size_t i = 0; ctx->cfg && i < ctx->inv->n_drives; i++)
+		if (ps_scratch_listed(&ctx->cfg->scratch_list, ctx->inv->drives[i].serial) &&
+		    ctx->inv->drives[i].size_bytes > 0)
+			member = (double)ctx->inv->drives[i].size_bytes;
+	return (double)lv->n * (8 * p->runs * p->time_budget_s + 2 * member / 100e6);
 }
 
 /* ---- view ---- */
@@ -1193,6 +1221,7 @@ static const struct ps_step_ops array_ops = {
     .after = "inventory",
     .data_version = DATA_VERSION,
     .view = &view,
+    .settings = array_settings,
     .run = run,
     .estimate_s = estimate,
 };

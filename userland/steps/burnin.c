@@ -3,8 +3,10 @@
  * load: stress-ng's CPU and memory stressors with their own verification,
  * a read-only load on every drive but the stick (the io engine), for the
  * budget (burnin=), sampled over time: per-core frequency, thermal-throttle
- * counters, temperatures and fans, machine checks, EDAC and AER counts,
- * kernel warnings. The verdict rules are engines/stress/burn.h's.
+ * counters, temperatures, fans and voltage rails, RAPL's power (the curve
+ * beside which a person reads the wall meter, when the progress line says
+ * so), machine checks, EDAC and AER counts, kernel warnings. The verdict
+ * rules are engines/stress/burn.h's.
  */
 /* clang-format off */
 //config:config STEP_BURNIN
@@ -51,6 +53,7 @@
 //schema:        "status": {"type": ["string", "null"]}},
 //schema:      "required": ["drive", "bytes", "errors"]}},
 //schema:    "nics": {"type": ["string", "null"]},
+//schema:    "wall_cue_s": {"type": ["number", "null"]},
 //schema:    "summary": {"type": "object"},
 //schema:    "timeline": {"type": "array", "items": {"type": "object",
 //schema:      "properties": {"t": {"type": "number"}},
@@ -62,13 +65,15 @@
 
 #include "core/config.h"
 #include "core/step.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "engines/io/uring_io.h"
 #include "engines/mem/mem.h"
 #include "engines/stress/burn.h"
 #include "hw/edac.h"
+#include "decode/hwmon_limits.h"
 #include "hw/inventory.h"
-#include "report/json.h"
+#include "hw/rapl.h"
+#include "lib/json.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -90,9 +95,14 @@
 #define MAX_SAMPLES	 240
 #define MAX_TEMPS	 64
 #define MAX_FANS	 32
+#define MAX_RAILS	 32
 #define MAX_DISKS	 16
 #define START_WAIT_S	 60 /* s for stress-ng's "dispatching hogs" line, then count from the fork */
 #define MIB		 (1024ULL * 1024ULL)
+#define WALL_CUE_S	 15 /* s of full load before the wall meter is read: the power has settled */
+
+/* The progress line that says so (the console shows 24 characters of a phase). */
+#define WALL_CUE_PHASE "burn-in: read wall meter"
 
 /* ---- what is sampled ---- */
 
@@ -102,6 +112,12 @@ struct temp_in {
 	double crit; /* NAN none */
 };
 
+/* A voltage rail with the window its chip holds (V). */
+struct rail_in {
+	char input[PATH_MAX];
+	double min, max;
+};
+
 struct watch {
 	const char *root;
 	int ncpus;
@@ -109,6 +125,10 @@ struct watch {
 	size_t nt;
 	char fans[MAX_FANS][PATH_MAX];
 	size_t nf;
+	struct rail_in rails[MAX_RAILS];
+	size_t nr;
+	struct ps_rapl rapl; /* the last reading; rapl.n 0: no RAPL */
+	double rapl_t;
 	int kmsg_fd;
 	int64_t kmsg_warn, kmsg_oops;
 	double t0;
@@ -159,6 +179,25 @@ static void find_hwmon(struct watch *w)
 				e->d_name, i);
 			if (access(path, R_OK) == 0 && w->nf < MAX_FANS)
 				snprintf(w->fans[w->nf++], sizeof(w->fans[0]), "%s", path);
+		}
+		for (int i = 0; i < 32 && w->nr < MAX_RAILS; i++) {
+			struct rail_in *r = &w->rails[w->nr];
+			double min, max;
+
+			ps_path(r->input, sizeof(r->input), w->root,
+				"/sys/class/hwmon/%s/in%d_input", e->d_name, i);
+			ps_path(path, sizeof(path), w->root, "/sys/class/hwmon/%s/in%d_min",
+				e->d_name, i);
+			if (access(r->input, R_OK) != 0 || !read_double(path, &min))
+				continue;
+			ps_path(path, sizeof(path), w->root, "/sys/class/hwmon/%s/in%d_max",
+				e->d_name, i);
+			/* only a rail whose chip holds a window for it can leave one */
+			if (!read_double(path, &max) || !ps_rail_window_set(min / 1000, max / 1000))
+				continue;
+			r->min = min / 1000;
+			r->max = max / 1000;
+			w->nr++;
 		}
 	}
 	if (d)
@@ -307,6 +346,8 @@ static void take_sample(struct watch *w, struct ps_burn_sample *s, json_object *
 		if (!read_double(w->temps[i].input, &v))
 			continue;
 		v /= 1000;
+		if (ps_temp_unconnected(v))
+			continue; /* an input with nothing on it (127.5 °C, -128 °C) */
 		if (isnan(s->temp_max_c) || v > s->temp_max_c)
 			s->temp_max_c = v;
 		if (!isnan(w->temps[i].crit) &&
@@ -320,6 +361,28 @@ static void take_sample(struct watch *w, struct ps_burn_sample *s, json_object *
 
 		if (read_double(w->fans[i], &v) && (isnan(s->fan_min_rpm) || v < s->fan_min_rpm))
 			s->fan_min_rpm = v;
+	}
+	s->rails_out = w->nr ? 0 : -1;
+	for (size_t i = 0; i < w->nr; i++) {
+		double v, value, limit;
+		enum ps_rail_verdict r;
+
+		if (!read_double(w->rails[i].input, &v))
+			continue;
+		r = ps_rail_judge(v / 1000, v / 1000, w->rails[i].min, w->rails[i].max, &value,
+				  &limit);
+		s->rails_out += r == PS_RAIL_LOW || r == PS_RAIL_HIGH;
+	}
+	s->power_w = NAN;
+	if (w->rapl.n) {
+		struct ps_rapl now = w->rapl;
+		double j;
+
+		ps_rapl_read(w->root, &now);
+		if (s->t - w->rapl_t >= 0.2 && ps_rapl_counted_delta(&w->rapl, &now, &j) == 0)
+			s->power_w = j / (s->t - w->rapl_t);
+		w->rapl = now;
+		w->rapl_t = s->t;
 	}
 	s->mce = -1;
 	if (ps_read_all(ps_path(path, sizeof(path), w->root, "/proc/interrupts"), &text, &len) >= 0)
@@ -347,6 +410,8 @@ static void take_sample(struct watch *w, struct ps_burn_sample *s, json_object *
 	ps_json_set_num(o, "temp_max_c", s->temp_max_c, 1);
 	ps_json_set_num(o, "temp_margin_c", s->temp_margin_c, 1);
 	ps_json_set_num(o, "fan_min_rpm", s->fan_min_rpm, 0);
+	ps_json_set_count(o, "rails_out", s->rails_out);
+	ps_json_set_num(o, "power_w", s->power_w, 1);
 	ps_json_set_count(o, "mce", s->mce);
 	ps_json_set_count(o, "edac_ce", s->edac_ce);
 	ps_json_set_count(o, "edac_ue", s->edac_ue);
@@ -440,15 +505,39 @@ static void find_stress_ng(const struct ps_ctx *ctx, char *exe, size_t len, char
 	}
 }
 
+/* burnin=: how long the burn-in runs; none given: the full plan's default. */
+static int parse_budget(const char *text, void *value, char *why, size_t whylen)
+{
+	if (ps_duration_parse(text, value) == 0)
+		return 0;
+	snprintf(why, whylen, "not a duration from 10s to 7 days (90s, 10m, 1h, 1h30m)");
+	return -EINVAL;
+}
+
+static const struct ps_setting_choice budget_choices[] = {
+    {"", "60 s, the full plan's default; any key stops it"},
+    {"10m", "10 minutes; any key stops it"},
+    {"1h", "an hour; any key stops it"},
+    {"4h", "four hours; any key stops it"},
+    {NULL, NULL},
+};
+
+static const struct ps_setting burnin_budget = {
+    .key = "burnin",
+    .help = "the burn-in's budget: 90s, 10m, 1h, 1h30m (full plan: 60s)",
+    .size = sizeof(unsigned int),
+    .parse = parse_budget,
+    .menu_key = 'b',
+    .menu_label = "burn-in budget",
+    .choices = budget_choices,
+};
+
 static unsigned int budget_of(const struct ps_ctx *ctx, const char **source)
 {
-	unsigned int s;
+	unsigned int s = *(const unsigned int *)ps_setting(ctx, &burnin_budget);
 
-	*source = "burnin";
-	if (ctx->cfg && ctx->cfg->burnin[0] && ps_duration_parse(ctx->cfg->burnin, &s) == 0)
-		return s;
-	*source = "full_plan_default";
-	return DEFAULT_BUDGET_S;
+	*source = s ? "burnin" : "full_plan_default";
+	return s ? s : DEFAULT_BUDGET_S;
 }
 
 static struct ps_dev_ref machine_ref(const struct ps_ctx *ctx)
@@ -464,11 +553,31 @@ static void sleep_s(double s)
 	nanosleep(&ts, NULL);
 }
 
+/* RAPL's mean and highest watts once the stressors run (t from load_s). */
+static void power_under_load(const struct ps_burn_sample *s, size_t n, double load_s, double *mean,
+			     double *max)
+{
+	double sum = 0;
+	size_t k = 0;
+
+	*mean = *max = NAN;
+	for (size_t i = 0; i < n; i++) {
+		if (isnan(s[i].power_w) || s[i].t < load_s)
+			continue;
+		sum += s[i].power_w;
+		k++;
+		*max = isnan(*max) || s[i].power_w > *max ? s[i].power_w : *max;
+	}
+	if (k)
+		*mean = sum / (double)k;
+}
+
 static void summary(struct ps_ctx *ctx, const struct ps_burn_sample *s, size_t n,
-		    const struct ps_stress_run *r)
+		    const struct ps_stress_run *r, double load_s)
 {
 	json_object *o = json_object_new_object();
-	double tmax = NAN, margin = NAN, fmin = NAN, fmean = NAN, fan = NAN;
+	double tmax = NAN, margin = NAN, fmin = NAN, fmean = NAN, fan = NAN, pmean, pmax;
+	int rails_out = -1;
 	char label[48] = "";
 	int64_t first[8], last[8];
 	static const char *const names[8] = {
@@ -492,6 +601,8 @@ static void summary(struct ps_ctx *ctx, const struct ps_burn_sample *s, size_t n
 			fmin = s[i].freq_min_mhz;
 		if (!isnan(s[i].fan_min_rpm) && (isnan(fan) || s[i].fan_min_rpm < fan))
 			fan = s[i].fan_min_rpm;
+		if (s[i].rails_out > rails_out)
+			rails_out = s[i].rails_out;
 		if (!isnan(s[i].freq_mean_mhz))
 			fmean = isnan(fmean) ? s[i].freq_mean_mhz : fmean + s[i].freq_mean_mhz;
 		for (int k = 0; k < 8; k++) {
@@ -515,6 +626,10 @@ static void summary(struct ps_ctx *ctx, const struct ps_burn_sample *s, size_t n
 	ps_json_set_num(o, "freq_min_mhz", fmin, 0);
 	ps_json_set_num(o, "freq_mean_mhz", fmean, 0);
 	ps_json_set_num(o, "fan_min_rpm", fan, 0);
+	ps_json_set_count(o, "rails_out_max", rails_out);
+	power_under_load(s, n, load_s, &pmean, &pmax);
+	ps_json_set_num(o, "power_mean_w", pmean, 1);
+	ps_json_set_num(o, "power_max_w", pmax, 1);
 	for (int k = 0; k < 8; k++)
 		ps_json_set_count(o, names[k], first[k] < 0 ? -1 : last[k] - first[k]);
 	ps_json_set(o, "stressor_failures", json_object_new_int64(r ? r->fails : 0));
@@ -544,7 +659,7 @@ static int run(struct ps_ctx *ctx)
 	size_t n = 0, nl = 0, nh;
 	double next, abort_t = -1, elapsed, start_t = -1, ran;
 	char head[4096];
-	bool aborted = false, parsed, throttle_known = false;
+	bool aborted = false, parsed, throttle_known = false, cued = false;
 	int logfd, wstatus = 0, worst = 0;
 	pid_t pid;
 	size_t len;
@@ -552,6 +667,7 @@ static int run(struct ps_ctx *ctx)
 	ps_json_set(ctx->data, "budget_s", json_object_new_int((int)budget));
 	ps_json_set(ctx->data, "stress_start_s", NULL);
 	ps_json_set_str(ctx->data, "budget_source", bsrc);
+	ps_json_set(ctx->data, "wall_cue_s", NULL);
 	ps_json_set_num(ctx->data, "interval_s", interval, 1);
 	ps_json_set(ctx->data, "timeline", timeline);
 	ps_json_set(ctx->data, "stressors", stressors);
@@ -589,6 +705,8 @@ static int run(struct ps_ctx *ctx)
 	w->ncpus = (int)cpus;
 	w->kmsg_fd = -1;
 	find_hwmon(w);
+	if (ps_rapl_find(ctx->root, &w->rapl) < 0)
+		w->rapl.n = 0;
 	if (!ctx->root[0]) {
 		w->kmsg_fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 		if (w->kmsg_fd >= 0)
@@ -667,6 +785,14 @@ static int run(struct ps_ctx *ctx)
 			}
 		}
 		ran = start_t < 0 ? elapsed : elapsed - start_t;
+		if (start_t >= 0 && !cued &&
+		    ran >= (budget < 2 * WALL_CUE_S ? budget / 2.0 : WALL_CUE_S)) {
+			/* the load has settled: the moment for the wall meter's full-load reading
+			 */
+			cued = true;
+			ps_json_set_num(ctx->data, "wall_cue_s", elapsed, 1);
+			ps_progress_rename(ctx, WALL_CUE_PHASE);
+		}
 		ps_progress_set(ctx, (uint64_t)(start_t < 0 || ran < budget ? ran : budget));
 		if (elapsed >= next && n < MAX_SAMPLES + 4) {
 			take_sample(w, &samples[n++], timeline);
@@ -755,7 +881,7 @@ static int run(struct ps_ctx *ctx)
 				 "lists the sectors)",
 				 loads[i].d->name, (unsigned long long)r->errors);
 	}
-	summary(ctx, samples, n, &sr);
+	summary(ctx, samples, n, &sr, start_t > 0 ? start_t : 0);
 
 	for (size_t i = 0; i < n; i++)
 		throttle_known = throttle_known || samples[i].throttle >= 0;
@@ -831,6 +957,14 @@ static const struct ps_col summary_cols[] = {
     {.path = "/summary/freq_min_mhz", .title = "lowest CPU MHz"},
     {.path = "/summary/freq_mean_mhz", .title = "mean CPU MHz"},
     {.path = "/summary/fan_min_rpm", .title = "slowest fan", .unit = "rpm"},
+    {.path = "/summary/rails_out_max", .title = "rails out of window", .better = PS_BETTER_LOWER},
+    {.path = "/summary/power_mean_w",
+     .title = "RAPL under load",
+     .unit = "W",
+     .decimals = 1,
+     .better = PS_BETTER_LOWER},
+    {.path = "/summary/power_max_w", .title = "RAPL highest", .unit = "W", .decimals = 1},
+    {.path = "/wall_cue_s", .title = "wall meter read at", .unit = "s", .decimals = 0},
     {.path = "/summary/machine_checks", .title = "machine checks", .better = PS_BETTER_LOWER},
     {.path = "/summary/edac_ce", .title = "EDAC corrected", .better = PS_BETTER_LOWER},
     {.path = "/summary/edac_ue", .title = "EDAC uncorrected", .better = PS_BETTER_LOWER},
@@ -873,6 +1007,7 @@ static const struct ps_col timeline_cols[] = {
     {.path = "/temp_max_c", .title = "hottest C", .decimals = 1},
     {.path = "/temp_margin_c", .title = "to crit C", .decimals = 1},
     {.path = "/fan_min_rpm", .title = "fan rpm"},
+    {.path = "/power_w", .title = "W", .decimals = 1},
     {.path = "/mce", .title = "MCE"},
     {.path = "/edac_ce", .title = "CE"},
     {.path = "/edac_ue", .title = "UE"},
@@ -884,6 +1019,12 @@ static const struct ps_col temp_series_cols[] = {
     {.path = "/none", .title = "hottest sensor, C"},
     {.path = "/t", .title = "s"},
     {.path = "/temp_max_c", .title = "C"},
+};
+
+static const struct ps_col power_series_cols[] = {
+    {.path = "/none", .title = "RAPL power (packages and DRAM), W"},
+    {.path = "/t", .title = "s"},
+    {.path = "/power_w", .title = "W"},
 };
 
 static const struct ps_col freq_series_cols[] = {
@@ -926,6 +1067,13 @@ static const struct ps_block blocks[] = {
      .cols = PS_COLS(temp_series_cols),
      .flags = PS_BLOCK_NO_TEXT},
     {.kind = PS_BLOCK_SERIES,
+     .id = "power_curve",
+     .rows = "",
+     .nested = "/timeline",
+     .when = "/summary/power_max_w",
+     .cols = PS_COLS(power_series_cols),
+     .flags = PS_BLOCK_NO_TEXT},
+    {.kind = PS_BLOCK_SERIES,
      .id = "freq_curve",
      .rows = "",
      .nested = "/timeline",
@@ -949,6 +1097,7 @@ static const struct ps_step_ops burnin_ops = {
     .after = "inventory",
     .data_version = DATA_VERSION,
     .view = &view,
+    .settings = (const struct ps_setting *const[]){&burnin_budget, NULL},
     .run = run,
     .estimate_s = estimate,
 };

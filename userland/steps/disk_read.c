@@ -20,68 +20,14 @@
 //config:	  percentiles of every request. Read errors are findings with their
 //config:	  LBAs. Nothing is written.
 //kbuild:step-$(CONFIG_STEP_DISK_READ) += disk_read.o
-//schema:{
-//schema:  "type": "object",
-//schema:  "properties": {
-//schema:    "plan": {"enum": ["quick", "full"]},
-//schema:    "runs": {"type": "integer", "minimum": 1},
-//schema:    "warmup_runs": {"type": "integer", "minimum": 0},
-//schema:    "max_runs": {"type": "integer", "minimum": 1},
-//schema:    "noise_cv_pct": {"type": "number"},
-//schema:    "byte_budget": {"type": "integer"},
-//schema:    "time_budget_s": {"type": "number"},
-//schema:    "drives": {"type": "array", "items": {
-//schema:      "type": "object",
-//schema:      "properties": {
-//schema:        "name": {"type": "string"},
-//schema:        "device": {"type": ["string", "null"]},
-//schema:        "size_bytes": {"type": "integer"},
-//schema:        "skipped_reason": {"type": "string"},
-//schema:        "engine_error": {"type": "string"},
-//schema:        "seq_mbps": {"type": ["number", "null"]},
-//schema:        "rand_iops": {"type": ["number", "null"]},
-//schema:        "buffered_mbps": {"type": "number"},
-//schema:        "cached_mbps": {"type": "number"},
-//schema:        "user_latency": {"type": ["object", "null"]},
-//schema:        "bad_sectors": {"type": "integer", "minimum": 0},
-//schema:        "bad_ranges": {"type": "array", "items": {"type": "object",
-//schema:          "properties": {"lba_first": {"type": "integer"}, "lba_last": {"type": "integer"},
-//schema:                         "sectors": {"type": "integer"}, "hits": {"type": "integer"}},
-//schema:          "required": ["lba_first", "lba_last", "sectors"]}},
-//schema:        "errors": {"type": "array", "items": {"type": "object"}},
-//schema:        "results": {"type": "array", "items": {
-//schema:          "type": "object",
-//schema:          "properties": {
-//schema:            "pattern": {"enum": ["seq", "rand"]},
-//schema:            "bs": {"type": "integer"}, "qd": {"type": "integer"},
-//schema:            "direct": {"type": "boolean"},
-//schema:            "warmup_mbps": {"type": ["number", "null"]},
-//schema:            "runs_mbps": {"type": "array", "items": {"type": "number"}},
-//schema:            "min_mbps": {"type": "number"}, "median_mbps": {"type": "number"},
-//schema:            "max_mbps": {"type": "number"}, "cv_pct": {"type": "number"},
-//schema:            "iops": {"type": "number"}, "median_iops": {"type": "number"},
-//schema:            "bytes": {"type": "integer"}, "ios": {"type": "integer"},
-//schema:            "seconds": {"type": "number"}, "time_limited": {"type": "boolean"},
-//schema:            "extra_runs": {"type": "integer", "minimum": 0},
-//schema:            "noisy": {"type": "boolean"},
-//schema:            "lat_us": {"type": "object"}
-//schema:          },
-//schema:          "required": ["pattern", "bs", "qd", "runs_mbps", "median_mbps", "cv_pct", "lat_us"]
-//schema:        }}
-//schema:      },
-//schema:      "required": ["name", "results", "errors"]
-//schema:    }}
-//schema:  },
-//schema:  "required": ["plan", "runs", "drives"]
-//schema:}
 /* clang-format on */
 
 #include "core/step.h"
-#include "core/util.h"
 #include "engines/io/lba_ranges.h"
-#include "engines/io/stats.h"
 #include "engines/io/uring_io.h"
-#include "report/json.h"
+#include "engines/measure.h"
+#include "lib/stats.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -99,7 +45,6 @@
 #define MAX_RUNS	   10
 #define MAX_ERROR_ENTRIES  32 /* per drive in data.errors */
 #define MAX_ERROR_FINDINGS 8  /* per drive, then one finding with the count */
-#define UNSTABLE_CV_PCT	   20.0
 
 enum pattern { SEQ, RAND };
 
@@ -137,6 +82,165 @@ static const struct read_plan plans[] = {
 #define HDPARM_BUFFERED_S 2.0
 #define HDPARM_CACHED_S	  1.0
 
+/* ---- the result: data{} as a struct, described once ---- */
+
+/* Latency percentiles of a point's requests, in microseconds. */
+struct lat_us {
+	double p50, p90, p99, p99_9, max;
+};
+
+/* One point of the matrix on one drive. */
+struct read_row {
+	int pattern; /* enum pattern */
+	unsigned int bs, qd;
+	bool direct;
+	struct ps_figure mbps;
+	double iops, median_iops; /* over all the runs, and the runs' median */
+	uint64_t bytes, ios;
+	double seconds;
+	bool time_limited, aborted;
+	struct lat_us lat;
+};
+
+struct bad_range {
+	uint64_t first, last, sectors;
+	unsigned int hits;
+};
+
+struct read_error {
+	uint64_t lba, lba_count, offset;
+	unsigned int bytes;
+	char error[64];
+	int err;
+	char pass[64];
+};
+
+/* Every O_DIRECT request of the step on a drive, user side, in ns. */
+struct user_lat {
+	const char *unit;
+	uint64_t count, mean, p50, p90, p99, p99_9, max;
+};
+
+struct drive_result {
+	char name[32];
+	const char *device;
+	int64_t size_bytes; /* -1 until opened */
+	char skipped_reason[4200], engine_error[4400];
+	double seq_mbps, rand_iops; /* the headline: medians of seq 1M QD8 and rand 4K QD32 */
+	double buffered_mbps, cached_mbps;
+	struct user_lat *user_latency;
+	int64_t bad_sectors;
+	struct bad_range *bad_ranges;
+	size_t n_bad_ranges;
+	struct read_error errors[MAX_ERROR_ENTRIES];
+	size_t n_errors;
+	struct read_row *results;
+	size_t n_results;
+};
+
+struct disk_read_result {
+	int plan; /* index in plans[] */
+	struct ps_noise_rule rule;
+	uint64_t byte_budget;
+	double time_budget_s;
+	struct drive_result *drives;
+	size_t n_drives;
+};
+
+static const char *const pattern_names[] = {"seq", "rand", NULL};
+static const char *const plan_names[] = {"quick", "full", NULL};
+
+static const struct ps_field lat_f[] = {
+    PS_FIELD(struct lat_us, p50, "p50", .unit = "us", .decimals = 1),
+    PS_FIELD(struct lat_us, p90, "p90", .unit = "us", .decimals = 1),
+    PS_FIELD(struct lat_us, p99, "p99", .unit = "us", .decimals = 1),
+    PS_FIELD(struct lat_us, p99_9, "p99_9", .unit = "us", .decimals = 1),
+    PS_FIELD(struct lat_us, max, "max", .unit = "us", .decimals = 1),
+};
+static const struct ps_fields lat_fields = PS_FIELDS(struct lat_us, lat_f);
+
+static const struct ps_field row_f[] = {
+    PS_FIELD_ENUM(struct read_row, pattern, "pattern", pattern_names),
+    PS_FIELD(struct read_row, bs, "bs", .unit = "bytes"),
+    PS_FIELD(struct read_row, qd, "qd"),
+    PS_FIELD(struct read_row, direct, "direct", .help = "O_DIRECT (false: buffered)"),
+    PS_FIELD(struct read_row, mbps, "mbps", .unit = "MB/s", .decimals = 1, .flags = PS_FLD_WARMUP),
+    PS_FIELD(struct read_row, iops, "iops", .decimals = 0),
+    PS_FIELD(struct read_row, median_iops, "median_iops", .decimals = 0),
+    PS_FIELD(struct read_row, bytes, "bytes"),
+    PS_FIELD(struct read_row, ios, "ios"),
+    PS_FIELD(struct read_row, seconds, "seconds", .unit = "s", .decimals = 3),
+    PS_FIELD(struct read_row, time_limited, "time_limited"),
+    PS_FIELD_OBJ(struct read_row, lat, "lat_us", &lat_fields),
+    PS_FIELD(struct read_row, aborted, "aborted", .flags = PS_FLD_OMIT),
+};
+static const struct ps_fields row_fields = PS_FIELDS(struct read_row, row_f);
+
+static const struct ps_field bad_f[] = {
+    PS_FIELD(struct bad_range, first, "lba_first"),
+    PS_FIELD(struct bad_range, last, "lba_last"),
+    PS_FIELD(struct bad_range, sectors, "sectors"),
+    PS_FIELD(struct bad_range, hits, "hits"),
+};
+static const struct ps_fields bad_fields = PS_FIELDS(struct bad_range, bad_f);
+
+static const struct ps_field error_f[] = {
+    PS_FIELD(struct read_error, lba, "lba"),
+    PS_FIELD(struct read_error, lba_count, "lba_count"),
+    PS_FIELD(struct read_error, offset, "offset"),
+    PS_FIELD(struct read_error, bytes, "bytes"),
+    PS_FIELD(struct read_error, error, "error"),
+    PS_FIELD(struct read_error, err, "errno"),
+    PS_FIELD(struct read_error, pass, "pass"),
+};
+static const struct ps_fields error_fields = PS_FIELDS(struct read_error, error_f);
+
+static const struct ps_field user_lat_f[] = {
+    PS_FIELD(struct user_lat, unit, "unit"),   PS_FIELD(struct user_lat, count, "count"),
+    PS_FIELD(struct user_lat, mean, "mean"),   PS_FIELD(struct user_lat, p50, "p50"),
+    PS_FIELD(struct user_lat, p90, "p90"),     PS_FIELD(struct user_lat, p99, "p99"),
+    PS_FIELD(struct user_lat, p99_9, "p99_9"), PS_FIELD(struct user_lat, max, "max"),
+};
+static const struct ps_fields user_lat_fields = PS_FIELDS(struct user_lat, user_lat_f);
+
+static const struct ps_field drive_f[] = {
+    PS_FIELD(struct drive_result, name, "name"),
+    PS_FIELD(struct drive_result, device, "device", .flags = PS_FLD_NULL),
+    PS_FIELD(struct drive_result, size_bytes, "size_bytes", .flags = PS_FLD_NULL | PS_FLD_OMIT),
+    PS_FIELD(struct drive_result, skipped_reason, "skipped_reason", .flags = PS_FLD_OMIT),
+    PS_FIELD(struct drive_result, engine_error, "engine_error", .flags = PS_FLD_OMIT),
+    PS_FIELD(struct drive_result, seq_mbps, "seq_mbps", .unit = "MB/s", .decimals = 1,
+	     .flags = PS_FLD_NULL | PS_FLD_NEWER),
+    PS_FIELD(struct drive_result, rand_iops, "rand_iops", .decimals = 0,
+	     .flags = PS_FLD_NULL | PS_FLD_NEWER),
+    PS_FIELD(struct drive_result, buffered_mbps, "buffered_mbps", .unit = "MB/s", .decimals = 1,
+	     .flags = PS_FLD_OMIT),
+    PS_FIELD(struct drive_result, cached_mbps, "cached_mbps", .unit = "MB/s", .decimals = 1,
+	     .flags = PS_FLD_OMIT),
+    PS_FIELD_OBJP(struct drive_result, user_latency, "user_latency", &user_lat_fields,
+		  .flags = PS_FLD_NEWER),
+    PS_FIELD(struct drive_result, bad_sectors, "bad_sectors", .flags = PS_FLD_NEWER),
+    PS_FIELD_ARRAY(struct drive_result, bad_ranges, n_bad_ranges, "bad_ranges", &bad_fields,
+		   .flags = PS_FLD_NEWER),
+    PS_FIELD_ARRAY(struct drive_result, errors, n_errors, "errors", &error_fields),
+    PS_FIELD_ARRAY(struct drive_result, results, n_results, "results", &row_fields),
+};
+static const struct ps_fields drive_fields = PS_FIELDS(struct drive_result, drive_f);
+
+static const struct ps_field disk_read_f[] = {
+    PS_FIELD_ENUM(struct disk_read_result, plan, "plan", plan_names),
+    PS_FIELD(struct disk_read_result, rule.runs, "runs"),
+    PS_FIELD(struct disk_read_result, rule.warmup, "warmup_runs"),
+    PS_FIELD(struct disk_read_result, rule.max_runs, "max_runs"),
+    PS_FIELD(struct disk_read_result, rule.cv_limit_pct, "noise_cv_pct", .unit = "%",
+	     .decimals = 1),
+    PS_FIELD(struct disk_read_result, byte_budget, "byte_budget", .unit = "bytes per run"),
+    PS_FIELD(struct disk_read_result, time_budget_s, "time_budget_s", .unit = "s per run",
+	     .decimals = 1),
+    PS_FIELD_ARRAY(struct disk_read_result, drives, n_drives, "drives", &drive_fields),
+};
+static const struct ps_fields disk_read_fields = PS_FIELDS(struct disk_read_result, disk_read_f);
+
 /* Faults injected into opens and reads: only tests/unit/test_disk_read.c, which
  * includes this file, sets it, to reach the read-error and fallback paths. */
 static const struct ps_uio_faults *disk_read_faults;
@@ -145,15 +249,15 @@ static const struct ps_uio_faults *disk_read_faults;
 struct drive {
 	struct ps_ctx *ctx;
 	const struct ps_drive *inv;
-	const char *name;
+	struct drive_result *out;
 	char path[4096];
-	unsigned int lsec; /* logical sector: LBAs in messages */
-	json_object *obj, *errors;
+	unsigned int lsec;	  /* logical sector: LBAs in messages */
 	struct ps_lba_ranges bad; /* distinct failing sectors, all passes */
 	unsigned int error_findings;
 	uint64_t unlisted;	    /* failing pieces with new sectors after the findings' cap */
 	const char *pass;	    /* "o_direct seq bs=1M qd=8", "buffered" */
-	uint64_t progress_base;	    /* units of the phase done before this run */
+	struct ps_measure_bar bar;  /* the point's runs on the step's bar */
+	bool timed_bar;		    /* hdparm: bytes of no known total */
 	struct ps_lat_hist all_lat; /* every O_DIRECT request of the step: beside probes.block */
 	bool aborted;
 };
@@ -164,13 +268,14 @@ static const struct read_plan *plan_of(const struct ps_ctx *ctx)
 }
 
 /*
- * How many runs a figure gets: the noise rule of engines/io/stats.c (the
- * plan's runs, more while their CV of MB/s is above the plan's limit, up to
- * its cap; still above it then: "noisy").
+ * How many runs a figure gets: the noise rule (lib/stats.h): a discarded
+ * warm-up run, the plan's runs, more while their CV of MB/s is above the
+ * plan's limit, up to its cap; still above it then: "noisy".
  */
 static struct ps_noise_rule noise_rule(const struct read_plan *p)
 {
-	return (struct ps_noise_rule){.runs = p->runs,
+	return (struct ps_noise_rule){.warmup = 1,
+				      .runs = p->runs,
 				      .max_runs = p->max_runs < MAX_RUNS ? p->max_runs : MAX_RUNS,
 				      .cv_limit_pct = p->noise_cv_pct};
 }
@@ -187,7 +292,10 @@ static void on_progress(void *arg, uint64_t bytes)
 {
 	struct drive *d = arg;
 
-	ps_progress_set(d->ctx, d->progress_base + bytes);
+	if (d->timed_bar)
+		ps_progress_set(d->ctx, bytes);
+	else
+		ps_measure_bar_within(&d->bar, bytes);
 }
 
 static void on_read_error(void *arg, uint64_t off, unsigned int len, int err)
@@ -200,7 +308,7 @@ static void on_read_error(void *arg, uint64_t off, unsigned int len, int err)
 			       .value = (double)(last - lba + 1),
 			       .limit = 0,
 			       .unit = "sectors"};
-	json_object *e;
+	struct read_error *e;
 
 	/* Runs overlap and passes repeat: only sectors not seen failing before are news. */
 	if (ps_lba_ranges_add(&d->bad, lba, last) <= 0)
@@ -215,17 +323,16 @@ static void on_read_error(void *arg, uint64_t off, unsigned int len, int err)
 			strerror(err), (unsigned long long)lba, (unsigned long long)last, len,
 			(unsigned long long)off, d->pass);
 	}
-	if (json_object_array_length(d->errors) >= MAX_ERROR_ENTRIES)
+	if (d->out->n_errors >= MAX_ERROR_ENTRIES)
 		return;
-	e = json_object_new_object();
-	ps_json_set(e, "lba", json_object_new_int64((int64_t)lba));
-	ps_json_set(e, "lba_count", json_object_new_int64((int64_t)(last - lba + 1)));
-	ps_json_set(e, "offset", json_object_new_int64((int64_t)off));
-	ps_json_set(e, "bytes", json_object_new_int((int)len));
-	ps_json_set_str(e, "error", strerror(err));
-	ps_json_set(e, "errno", json_object_new_int(err));
-	ps_json_set_str(e, "pass", d->pass);
-	json_object_array_add(d->errors, e);
+	e = &d->out->errors[d->out->n_errors++];
+	e->lba = lba;
+	e->lba_count = last - lba + 1;
+	e->offset = off;
+	e->bytes = len;
+	snprintf(e->error, sizeof(e->error), "%s", strerror(err));
+	e->err = err;
+	snprintf(e->pass, sizeof(e->pass), "%s", d->pass ? d->pass : "");
 }
 
 static void size_text(unsigned int bs, char *buf, size_t len)
@@ -259,15 +366,16 @@ static int engine_stop(struct drive *d, int err, const struct ps_uio_result *res
 	if (res->device_gone || ps_uio_device_gone(-err)) {
 		snprintf(msg, sizeof(msg), "%s went away while it was read (%s)", d->path,
 			 strerror(-err));
-		ps_json_set_str(d->obj, "engine_error", msg);
+		snprintf(d->out->engine_error, sizeof(d->out->engine_error), "%s", msg);
 		ps_findf(d->ctx, PS_SEV_FAIL, ps_drive_ref(d->inv), "drive_gone",
 			 "%s: check its cable and power, and dmesg", msg);
 		return -ENODEV;
 	}
 	snprintf(msg, sizeof(msg), "reading %s failed: %s", d->path, strerror(-err));
-	ps_json_set_str(d->obj, "engine_error", msg);
+	snprintf(d->out->engine_error, sizeof(d->out->engine_error), "%s", msg);
 	ps_findf(d->ctx, PS_SEV_WARN, (struct ps_dev_ref){0}, "engine_error",
-		 "%s: %s: the measurement stopped; this is not a fault of the drive", d->name, msg);
+		 "%s: %s: the measurement stopped; this is not a fault of the drive", d->inv->name,
+		 msg);
 	return err;
 }
 
@@ -292,18 +400,6 @@ static uint64_t run_offset(uint64_t size, unsigned int i, unsigned int runs, uns
 	else
 		off = size * (4 * (uint64_t)((i - runs) % runs) + 1) / (4 * (uint64_t)runs);
 	return off / bs * bs;
-}
-
-static json_object *lat_json(const struct ps_lat_hist *lat)
-{
-	json_object *l = json_object_new_object();
-
-	ps_json_set_num(l, "p50", (double)ps_lat_percentile(lat, 50) / 1e3, 1);
-	ps_json_set_num(l, "p90", (double)ps_lat_percentile(lat, 90) / 1e3, 1);
-	ps_json_set_num(l, "p99", (double)ps_lat_percentile(lat, 99) / 1e3, 1);
-	ps_json_set_num(l, "p99_9", (double)ps_lat_percentile(lat, 99.9) / 1e3, 1);
-	ps_json_set_num(l, "max", (double)lat->max_ns / 1e3, 1);
-	return l;
 }
 
 /* One run of a point; 0 with *res, -errno when the engine stopped. */
@@ -347,114 +443,126 @@ static int one_run(struct drive *d, int *fd, bool *direct, uint64_t size, const 
 	}
 }
 
+static void lat_of(const struct ps_lat_hist *lat, struct lat_us *out)
+{
+	out->p50 = (double)ps_lat_percentile(lat, 50) / 1e3;
+	out->p90 = (double)ps_lat_percentile(lat, 90) / 1e3;
+	out->p99 = (double)ps_lat_percentile(lat, 99) / 1e3;
+	out->p99_9 = (double)ps_lat_percentile(lat, 99.9) / 1e3;
+	out->max = (double)lat->max_ns / 1e3;
+}
+
+/* One point on one drive, as the measuring engine's run() sees it. */
+struct point_run {
+	struct drive *d;
+	const struct read_plan *p;
+	const struct point *m;
+	int *fd;
+	bool *direct;
+	uint64_t size, per_run;
+	struct ps_lat_hist lat;
+	struct ps_uio_result res;
+	uint64_t bytes, ios;
+	double seconds;
+	bool time_up;
+};
+
 /*
- * One point of the matrix: a warm-up run whose figure is kept but not
- * counted (a cold first run made every drive "unstable"), then the runs at
- * regions spread over the drive. A sequential run reads the byte budget (or
- * the whole drive) or stops at the time budget; a random one reads at
- * random positions of the whole drive until the budget.
+ * A run of the point (the warm-up reads the start of the drive, unseen by
+ * the latency figures): v[0] MB/s, v[1] IOPS. The warm-up reads as much as a
+ * run: on a drive smaller than the byte budget every run reads all of it,
+ * and a shorter warm-up left the first run the only one to meet cold data
+ * (in QEMU the host's page cache).
+ */
+static int point_run(void *arg, unsigned int i, double *v)
+{
+	struct point_run *pr = arg;
+	bool warm = i == PS_MEASURE_WARMUP;
+	struct ps_lat_hist run_lat;
+	int err;
+
+	ps_lat_init(&run_lat);
+	err = one_run(pr->d, pr->fd, pr->direct, pr->size, pr->m,
+		      run_offset(pr->size, warm ? WARMUP_RUN : i, pr->p->runs, pr->m->bs),
+		      pr->per_run, pr->p->time_budget_s,
+		      warm ? 0x5eed : 0x9E3779B97F4A7C15ULL * (i + 1), warm ? NULL : &run_lat,
+		      &pr->res);
+	if (err < 0)
+		return err;
+	if (warm)
+		return pr->res.bytes && !pr->d->aborted
+			   ? (v[0] = ps_mbps(pr->res.bytes, pr->res.seconds), 0)
+			   : PS_MEASURE_NO_FIGURE;
+	ps_lat_merge(&pr->lat, &run_lat);
+	if (*pr->direct)
+		ps_lat_merge(&pr->d->all_lat, &run_lat);
+	v[0] = ps_mbps(pr->res.bytes, pr->res.seconds);
+	v[1] = ps_iops(pr->res.ios, pr->res.seconds);
+	pr->bytes += pr->res.bytes;
+	pr->ios += pr->res.ios;
+	pr->seconds += pr->res.seconds;
+	pr->time_up = pr->time_up || pr->res.time_up;
+	return 0;
+}
+
+/*
+ * One point of the matrix under the noise rule: a warm-up run whose figure
+ * is kept but not counted (a cold first run made every drive "unstable"),
+ * then the runs at regions spread over the drive. A sequential run reads the
+ * byte budget (or the whole drive) or stops at the time budget; a random one
+ * reads at random positions of the whole drive until the budget.
  * 0, or -errno when the engine could not go on.
  */
 static int measure(struct drive *d, int *fd, bool *direct, uint64_t size, const struct read_plan *p,
-		   const struct point *m, json_object *results)
+		   const struct point *m)
 {
-	double mbps[MAX_RUNS], iops[MAX_RUNS], warm = NAN;
-	uint64_t bytes = 0, ios = 0, per_run = size < p->byte_budget ? size : p->byte_budget;
-	double seconds = 0;
-	struct ps_lat_hist lat;
-	struct ps_run_summary sum, isum;
-	struct ps_uio_result res = {0};
-	json_object *r, *runs;
-	unsigned int n = 0;
-	char bs_text[16], phase[96];
-	bool time_up = false;
-	int err = 0;
-	const struct ps_noise_rule rule = noise_rule(p);
+	struct point_run pr = {.d = d, .p = p, .m = m, .fd = fd, .direct = direct, .size = size};
+	struct ps_measure me = {.rule = noise_rule(p),
+				.nfig = 2,
+				.run = point_run,
+				.arg = &pr,
+				.should_stop = should_stop,
+				.stop_arg = d,
+				.progress = ps_measure_bar_hook,
+				.progress_arg = &d->bar};
+	struct ps_figure figs[2];
+	struct read_row *r;
+	char bs_text[16], phase[96], what[96];
+	int err;
 
-	ps_lat_init(&lat);
+	pr.per_run = size < p->byte_budget ? size : p->byte_budget;
+	ps_lat_init(&pr.lat);
 	size_text(m->bs, bs_text, sizeof(bs_text));
-	snprintf(phase, sizeof(phase), "%s %s %s QD%u", d->name,
+	snprintf(phase, sizeof(phase), "%s %s %s QD%u", d->inv->name,
 		 m->pattern == RAND ? "rand" : "seq", bs_text, m->qd);
-	ps_progress_phase(d->ctx, phase, per_run * (p->runs + 1), "B");
-	d->progress_base = 0;
-	if (should_stop(d))
-		return 0;
-	/* The warm-up reads as much as a run: on a drive smaller than the byte
-	 * budget every run reads all of it, and a shorter warm-up left the first
-	 * run the only one to meet cold data (in QEMU the host's page cache). */
-	err = one_run(d, fd, direct, size, m, run_offset(size, WARMUP_RUN, p->runs, m->bs), per_run,
-		      p->time_budget_s, 0x5eed, NULL, &res);
-	if (err == 0 && res.bytes && !d->aborted)
-		warm = ps_mbps(res.bytes, res.seconds);
-	while (err == 0 && !should_stop(d) && n < MAX_RUNS && ps_noise_more_runs(&rule, mbps, n)) {
-		struct ps_lat_hist run_lat;
-
-		d->progress_base = per_run * (n + 1);
-		if (n >= p->runs) /* a noisy figure gets another run: the bar grows with it */
-			ps_progress_total(d->ctx, per_run * (n + 2));
-		ps_lat_init(&run_lat);
-		err = one_run(d, fd, direct, size, m, run_offset(size, n, p->runs, m->bs), per_run,
-			      p->time_budget_s, 0x9E3779B97F4A7C15ULL * (n + 1), &run_lat, &res);
-		if (err < 0)
-			break;
-		ps_lat_merge(&lat, &run_lat);
-		if (*direct)
-			ps_lat_merge(&d->all_lat, &run_lat);
-		mbps[n] = ps_mbps(res.bytes, res.seconds);
-		iops[n] = ps_iops(res.ios, res.seconds);
-		n++;
-		bytes += res.bytes;
-		ios += res.ios;
-		seconds += res.seconds;
-		time_up = time_up || res.time_up;
-		ps_progress_set(d->ctx, per_run * (n + 1));
-	}
-	if (n == 0)
-		return err ? engine_stop(d, err, &res) : 0;
-	ps_run_summary(mbps, n, &sum);
-	ps_run_summary(iops, n, &isum);
-	r = json_object_new_object();
-	ps_json_set_str(r, "pattern", m->pattern == RAND ? "rand" : "seq");
-	ps_json_set(r, "bs", json_object_new_int((int)m->bs));
-	ps_json_set(r, "qd", json_object_new_int((int)m->qd));
-	ps_json_set(r, "direct", json_object_new_boolean(*direct));
-	ps_json_set_num(r, "warmup_mbps", warm, 1);
-	runs = json_object_new_array();
-	for (unsigned int i = 0; i < n; i++)
-		json_object_array_add(runs, ps_json_new_num(mbps[i], 1));
-	ps_json_set(r, "runs_mbps", runs);
-	ps_json_set_num(r, "min_mbps", sum.min, 1);
-	ps_json_set_num(r, "median_mbps", sum.median, 1);
-	ps_json_set_num(r, "max_mbps", sum.max, 1);
-	ps_json_set_num(r, "cv_pct", sum.cv_pct, 1);
-	ps_json_set_num(r, "iops", ps_iops(ios, seconds), 0);
-	ps_json_set_num(r, "median_iops", isum.median, 0);
-	ps_json_set(r, "bytes", json_object_new_int64((int64_t)bytes));
-	ps_json_set(r, "ios", json_object_new_int64((int64_t)ios));
-	ps_json_set_num(r, "seconds", seconds, 3);
-	ps_json_set(r, "time_limited", json_object_new_boolean(time_up));
-	ps_json_set(r, "extra_runs", json_object_new_int(n > p->runs ? (int)(n - p->runs) : 0));
-	ps_json_set(r, "noisy", json_object_new_boolean(ps_noise_noisy(&rule, mbps, n)));
-	ps_json_set(r, "lat_us", lat_json(&lat));
-	if (d->aborted)
-		ps_json_set(r, "aborted", json_object_new_boolean(true));
-	json_object_array_add(results, r);
-	if (n > 1 && sum.cv_pct > UNSTABLE_CV_PCT && !d->aborted) {
-		struct ps_finding f = {.severity = PS_SEV_INFO,
-				       .dev = ps_drive_ref(d->inv),
-				       .rule = "unstable_throughput",
-				       .value = sum.cv_pct,
-				       .limit = UNSTABLE_CV_PCT,
-				       .unit = "%"};
-
-		ps_find(d->ctx, &f,
-			"%s %s reads at QD%u varied by %.0f%% between runs (%.1f-%.1f MB/s, after "
-			"a warm-up run): another load, or a drive that is not steady",
-			m->pattern == RAND ? "random" : "sequential", bs_text, m->qd, sum.cv_pct,
-			sum.min, sum.max);
-	}
+	ps_measure_bar_start(&d->bar, d->ctx, phase, ps_measure_planned(&me.rule), pr.per_run, "B");
+	err = ps_measure_run(&me, figs);
+	if (err == -ECANCELED)
+		err = 0; /* aborted: what was measured stays, marked */
+	if (figs[0].n == 0)
+		return err ? engine_stop(d, err, &pr.res) : 0;
+	r = ps_fields_grow(&row_fields, &d->out->results, &d->out->n_results);
+	if (!r)
+		return -ENOMEM;
+	r->pattern = m->pattern;
+	r->bs = m->bs;
+	r->qd = m->qd;
+	r->direct = *direct;
+	r->mbps = figs[0];
+	r->iops = ps_iops(pr.ios, pr.seconds);
+	r->median_iops = figs[1].median;
+	r->bytes = pr.bytes;
+	r->ios = pr.ios;
+	r->seconds = pr.seconds;
+	r->time_limited = pr.time_up;
+	r->aborted = d->aborted;
+	lat_of(&pr.lat, &r->lat);
+	snprintf(what, sizeof(what), "%s %s reads at QD%u",
+		 m->pattern == RAND ? "random" : "sequential", bs_text, m->qd);
+	ps_find_unstable(d->ctx, ps_drive_ref(d->inv), "unstable_throughput", &r->mbps, "MB/s", 1,
+			 what, "another load, or a drive that is not steady");
 	if (err)
-		return engine_stop(d, err, &res);
+		return engine_stop(d, err, &pr.res);
 	return 0;
 }
 
@@ -470,10 +578,10 @@ static void hdparm_times(struct drive *d, uint64_t size)
 
 	if (fd < 0)
 		return;
-	snprintf(phase, sizeof(phase), "%s cached/buffered", d->name);
+	snprintf(phase, sizeof(phase), "%s cached/buffered", d->inv->name);
 	ps_progress_phase(d->ctx, phase, 0, "B");
 	d->pass = "buffered";
-	d->progress_base = 0;
+	d->timed_bar = true;
 	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
 	j = job_for(d, fd, size);
 	j.length = size;
@@ -481,8 +589,9 @@ static void hdparm_times(struct drive *d, uint64_t size)
 	j.qd = 1;
 	j.time_budget_s = HDPARM_BUFFERED_S;
 	if (ps_uio_read(&j, &res) == 0 && res.bytes && !d->aborted)
-		ps_json_set_num(d->obj, "buffered_mbps", ps_mbps(res.bytes, res.seconds), 1);
+		d->out->buffered_mbps = ps_mbps(res.bytes, res.seconds);
 	if (region == 0 || d->aborted) {
+		d->timed_bar = false;
 		close(fd);
 		return;
 	}
@@ -496,8 +605,9 @@ static void hdparm_times(struct drive *d, uint64_t size)
 		j.length = UINT64_MAX / 2; /* wraps over the same pages until the time is up */
 		j.time_budget_s = HDPARM_CACHED_S;
 		if (ps_uio_read(&j, &res) == 0 && res.bytes && !d->aborted)
-			ps_json_set_num(d->obj, "cached_mbps", ps_mbps(res.bytes, res.seconds), 1);
+			d->out->cached_mbps = ps_mbps(res.bytes, res.seconds);
 	}
+	d->timed_bar = false;
 	close(fd);
 }
 
@@ -550,17 +660,15 @@ enum drive_outcome { D_SKIPPED, D_MEASURED, D_FAILED };
 
 static enum drive_outcome run_drive(struct drive *d, const struct read_plan *p)
 {
-	json_object *results = json_object_new_array();
 	char reason[4200];
 	const char *why;
 	bool direct = false;
 	uint64_t size = 0;
 	int fd, ret = 0;
 
-	ps_json_set(d->obj, "results", results);
 	why = skip_reason(d->ctx, d->inv, d->path, reason, sizeof(reason));
 	if (why) {
-		ps_json_set_str(d->obj, "skipped_reason", why);
+		snprintf(d->out->skipped_reason, sizeof(d->out->skipped_reason), "%s", why);
 		return D_SKIPPED;
 	}
 	d->lsec = d->inv->logical_sector > 0 ? (unsigned int)d->inv->logical_sector : 512;
@@ -572,7 +680,7 @@ static enum drive_outcome run_drive(struct drive *d, const struct read_plan *p)
 
 		snprintf(reason, sizeof(reason), "cannot %s %s: %s",
 			 fd < 0 ? "open" : "read the size of", d->path, strerror(err));
-		ps_json_set_str(d->obj, "skipped_reason", reason);
+		snprintf(d->out->skipped_reason, sizeof(d->out->skipped_reason), "%s", reason);
 		ps_findf(d->ctx, PS_SEV_WARN, ps_drive_ref(d->inv), "open_failed", "%s: %s", reason,
 			 open_hint(err));
 		if (fd >= 0)
@@ -580,42 +688,38 @@ static enum drive_outcome run_drive(struct drive *d, const struct read_plan *p)
 		return D_FAILED;
 	}
 	if (size < PS_UIO_ALIGN) {
-		snprintf(reason, sizeof(reason), "%llu bytes: less than one 4 KiB block",
-			 (unsigned long long)size);
-		ps_json_set_str(d->obj, "skipped_reason", reason);
+		snprintf(d->out->skipped_reason, sizeof(d->out->skipped_reason),
+			 "%llu bytes: less than one 4 KiB block", (unsigned long long)size);
 		close(fd);
 		return D_SKIPPED;
 	}
-	ps_json_set(d->obj, "size_bytes", json_object_new_int64((int64_t)size));
+	d->out->size_bytes = (int64_t)size;
 	for (size_t i = 0; i < p->n_matrix && !d->aborted; i++) {
-		ret = measure(d, &fd, &direct, size, p, &p->matrix[i], results);
+		ret = measure(d, &fd, &direct, size, p, &p->matrix[i]);
 		if (ret < 0)
 			break;
 	}
 	close(fd);
 	if (p->hdparm && !d->aborted && ret >= 0)
 		hdparm_times(d, size);
-	return json_object_array_length(results) ? D_MEASURED : D_FAILED;
+	return d->out->n_results ? D_MEASURED : D_FAILED;
 }
 
-static void bad_ranges_json(struct drive *d)
+static void bad_ranges(struct drive *d)
 {
-	json_object *a = json_object_new_array();
-
+	d->out->bad_ranges = ps_fields_new(&bad_fields, d->bad.n);
+	if (!d->out->bad_ranges)
+		return;
 	for (size_t i = 0; i < d->bad.n; i++) {
-		json_object *r = json_object_new_object();
+		struct bad_range *r = &d->out->bad_ranges[i];
 
-		ps_json_set(r, "lba_first", json_object_new_int64((int64_t)d->bad.r[i].first));
-		ps_json_set(r, "lba_last", json_object_new_int64((int64_t)d->bad.r[i].last));
-		ps_json_set(
-		    r, "sectors",
-		    json_object_new_int64((int64_t)(d->bad.r[i].last - d->bad.r[i].first + 1)));
-		ps_json_set(r, "hits", json_object_new_int((int)d->bad.r[i].hits));
-		json_object_array_add(a, r);
+		r->first = d->bad.r[i].first;
+		r->last = d->bad.r[i].last;
+		r->sectors = d->bad.r[i].last - d->bad.r[i].first + 1;
+		r->hits = d->bad.r[i].hits;
 	}
-	ps_json_set(d->obj, "bad_ranges", a);
-	ps_json_set(d->obj, "bad_sectors",
-		    json_object_new_int64((int64_t)ps_lba_ranges_sectors(&d->bad)));
+	d->out->n_bad_ranges = d->bad.n;
+	d->out->bad_sectors = (int64_t)ps_lba_ranges_sectors(&d->bad);
 }
 
 /* Every O_DIRECT request of the step on this drive, as the program saw it (ns,
@@ -624,67 +728,55 @@ static void bad_ranges_json(struct drive *d)
 static void user_latency(struct drive *d)
 {
 	const struct ps_lat_hist *l = &d->all_lat;
-	json_object *o;
+	struct user_lat *u;
 
-	if (!l->count) {
-		ps_json_set(d->obj, "user_latency", NULL);
+	if (!l->count || !(u = ps_fields_new(&user_lat_fields, 1)))
 		return;
-	}
-	o = json_object_new_object();
-	ps_json_set_str(o, "unit", "ns");
-	ps_json_set(o, "count", json_object_new_int64((int64_t)l->count));
-	ps_json_set(o, "mean", json_object_new_int64((int64_t)(l->sum_ns / l->count)));
-	ps_json_set(o, "p50", json_object_new_int64((int64_t)ps_lat_percentile(l, 50)));
-	ps_json_set(o, "p90", json_object_new_int64((int64_t)ps_lat_percentile(l, 90)));
-	ps_json_set(o, "p99", json_object_new_int64((int64_t)ps_lat_percentile(l, 99)));
-	ps_json_set(o, "p99_9", json_object_new_int64((int64_t)ps_lat_percentile(l, 99.9)));
-	ps_json_set(o, "max", json_object_new_int64((int64_t)l->max_ns));
-	ps_json_set(d->obj, "user_latency", o);
+	u->unit = "ns";
+	u->count = l->count;
+	u->mean = l->sum_ns / l->count;
+	u->p50 = ps_lat_percentile(l, 50);
+	u->p90 = ps_lat_percentile(l, 90);
+	u->p99 = ps_lat_percentile(l, 99);
+	u->p99_9 = ps_lat_percentile(l, 99.9);
+	u->max = l->max_ns;
+	d->out->user_latency = u;
 }
 
-/* The drive's two headline figures: seq 1M QD8 MB/s and random 4K QD32 IOPS (medians);
- * runs[] gets how many runs each median is of (the noise rule may have added some). */
-static void headline(struct drive *d, size_t runs[2])
+/*
+ * The drive's two headline figures, seq 1M QD8 MB/s and random 4K QD32 IOPS
+ * (medians), and a measured drive's pass with them as the reason and the runs
+ * they are of (the noise rule may have added some).
+ */
+static void headline(struct drive *d, bool measured)
 {
-	json_object *res = ps_json_arr(d->obj, "results");
-	double seq = NAN, rnd = NAN;
-
-	runs[0] = runs[1] = 0;
-	for (size_t i = 0; i < ps_json_len(res); i++) {
-		json_object *r = ps_json_at(res, i);
-		int64_t bs = 0, qd = 0;
-		const char *pat = ps_json_str_or(r, "pattern", "");
-
-		ps_json_int(r, "bs", &bs);
-		ps_json_int(r, "qd", &qd);
-		if (!strcmp(pat, "seq") && bs == MIB && qd == 8) {
-			ps_json_num(r, "median_mbps", &seq);
-			runs[0] = ps_json_len(ps_json_arr(r, "runs_mbps"));
-		} else if (!strcmp(pat, "rand") && bs == 4 * KIB && qd == 32) {
-			ps_json_num(r, "median_iops", &rnd);
-			runs[1] = ps_json_len(ps_json_arr(r, "runs_mbps"));
-		}
-	}
-	ps_json_set_num(d->obj, "seq_mbps", seq, 1);
-	ps_json_set_num(d->obj, "rand_iops", rnd, 0);
-}
-
-/* A measured drive passes with its headline figures as the reason, and the runs they are of. */
-static void examined(struct drive *d, const size_t runs[2])
-{
-	double seq = NAN, rnd = NAN;
+	const struct read_row *seq = NULL, *rnd = NULL;
 	char a[64] = "", b[64] = "", n[80];
 
-	ps_json_num(d->obj, "seq_mbps", &seq);
-	ps_json_num(d->obj, "rand_iops", &rnd);
-	if (!isnan(seq))
-		snprintf(a, sizeof(a), "sequential 1M QD8 %.0f MB/s", seq);
-	if (!isnan(rnd))
-		snprintf(b, sizeof(b), "%srandom 4K QD32 %.0f IOPS", a[0] ? ", " : "", rnd);
-	if (runs[0] && runs[1] && runs[0] != runs[1])
-		snprintf(n, sizeof(n), "medians of %zu and %zu runs", runs[0], runs[1]);
+	for (size_t i = 0; i < d->out->n_results; i++) {
+		const struct read_row *r = &d->out->results[i];
+
+		if (r->pattern == SEQ && r->bs == MIB && r->qd == 8)
+			seq = r;
+		else if (r->pattern == RAND && r->bs == 4 * KIB && r->qd == 32)
+			rnd = r;
+	}
+	d->out->seq_mbps = seq ? seq->mbps.median : NAN;
+	d->out->rand_iops = rnd ? rnd->median_iops : NAN;
+	if (!measured)
+		return;
+	if (seq)
+		snprintf(a, sizeof(a), "sequential 1M QD8 %.0f MB/s", seq->mbps.median);
+	if (rnd)
+		snprintf(b, sizeof(b), "%srandom 4K QD32 %.0f IOPS", a[0] ? ", " : "",
+			 rnd->median_iops);
+	if (seq && rnd && seq->mbps.n != rnd->mbps.n)
+		snprintf(n, sizeof(n), "medians of %u and %u runs", seq->mbps.n, rnd->mbps.n);
 	else
-		snprintf(n, sizeof(n), "medians of %zu runs", runs[0] ? runs[0] : runs[1]);
+		snprintf(n, sizeof(n), "medians of %u runs",
+			 seq   ? seq->mbps.n
+			 : rnd ? rnd->mbps.n
+			       : 0);
 	ps_examined(d->ctx, ps_drive_ref(d->inv), "measured", "read %s%s (%s)",
 		    a[0] || b[0] ? a : "at the figures above", b, n);
 }
@@ -692,35 +784,30 @@ static void examined(struct drive *d, const size_t runs[2])
 static int run(struct ps_ctx *ctx)
 {
 	const struct read_plan *p = plan_of(ctx);
-	json_object *out = json_object_new_array();
+	struct disk_read_result *out = ctx->result;
 	unsigned int measured = 0, targets = 0;
 	uint64_t bad = 0;
 	bool aborted = false;
 
-	ps_json_set_str(ctx->data, "plan", p->name);
-	ps_json_set(ctx->data, "runs", json_object_new_int((int)p->runs));
-	ps_json_set(ctx->data, "warmup_runs", json_object_new_int(1));
-	ps_json_set(ctx->data, "max_runs", json_object_new_int((int)p->max_runs));
-	ps_json_set_num(ctx->data, "noise_cv_pct", p->noise_cv_pct, 1);
-	ps_json_set(ctx->data, "byte_budget", json_object_new_int64((int64_t)p->byte_budget));
-	ps_json_set_num(ctx->data, "time_budget_s", p->time_budget_s, 1);
-	ps_json_set(ctx->data, "drives", out);
+	out->plan = p == &plans[1];
+	out->rule = noise_rule(p);
+	out->byte_budget = p->byte_budget;
+	out->time_budget_s = p->time_budget_s;
+	out->drives = ps_fields_new(&drive_fields, ctx->inv->n_drives);
+	if (!out->drives)
+		return -ENOMEM;
 	for (size_t i = 0; i < ctx->inv->n_drives && !aborted; i++) {
 		const struct ps_drive *drv = &ctx->inv->drives[i];
-		struct drive d = {.ctx = ctx, .inv = drv, .name = drv->name};
+		struct drive d = {.ctx = ctx, .inv = drv, .out = &out->drives[out->n_drives++]};
 		enum drive_outcome o;
-		size_t runs[2] = {0, 0};
 
 		ps_lat_init(&d.all_lat);
-		d.obj = json_object_new_object();
-		d.errors = json_object_new_array();
-		ps_json_set_str(d.obj, "name", drv->name[0] ? drv->name : "(unnamed)");
-		ps_json_set_str(d.obj, "device", drv->id);
-		json_object_array_add(out, d.obj);
+		snprintf(d.out->name, sizeof(d.out->name), "%s",
+			 drv->name[0] ? drv->name : "(unnamed)");
+		d.out->device = drv->id;
 		ps_path(d.path, sizeof(d.path), ctx->root, "/dev/%s", drv->name);
 		o = run_drive(&d, p);
-		ps_json_set(d.obj, "errors", d.errors);
-		bad_ranges_json(&d);
+		bad_ranges(&d);
 		if (d.unlisted)
 			ps_findf(ctx, PS_SEV_FAIL, ps_drive_ref(drv), "read_error",
 				 "%llu unreadable sectors in %zu ranges in all; %llu more failing "
@@ -731,11 +818,9 @@ static int run(struct ps_ctx *ctx)
 		targets += o != D_SKIPPED;
 		measured += o == D_MEASURED;
 		if (o != D_SKIPPED) {
-			headline(&d, runs);
+			headline(&d, o == D_MEASURED);
 			user_latency(&d);
 		}
-		if (o == D_MEASURED)
-			examined(&d, runs);
 		ps_lba_ranges_free(&d.bad);
 		aborted = d.aborted;
 	}
@@ -788,22 +873,9 @@ static const struct ps_col read_cols[] = {
     {.path = "/pattern", .title = "io", .flags = PS_COL_KEY},
     {.path = "/bs", .title = "bs", .fmt = PS_FMT_BLOCK, .flags = PS_COL_KEY},
     {.path = "/qd", .title = "qd", .flags = PS_COL_KEY},
-    {.path = "/median_mbps",
-     .title = "MB/s",
-     .unit = "MB/s",
-     .decimals = 0,
-     .better = PS_BETTER_HIGHER,
-     .spread = "/cv_pct",
-     .min = "/min_mbps",
-     .max = "/max_mbps",
-     .noisy = "/noisy"},
-    {.path = "/median_mbps",
-     .title = "min-max",
-     .fmt = PS_FMT_RANGE,
-     .min = "/min_mbps",
-     .max = "/max_mbps",
-     .flags = PS_COL_OPTIONAL},
-    {.path = "/cv_pct", .title = "cv", .unit = "%", .decimals = 0, .better = PS_BETTER_LOWER},
+    PS_COL_FIGURE("mbps", "MB/s", "MB/s", 0, PS_BETTER_HIGHER, 0),
+    PS_COL_FIGURE_RANGE("mbps", 0),
+    PS_COL_FIGURE_CV,
     {.path = "/median_iops", .title = "IOPS", .better = PS_BETTER_HIGHER},
     {.path = "/lat_us/p50", .title = "p50", .fmt = PS_FMT_US, .better = PS_BETTER_LOWER},
     {.path = "/lat_us/p99", .title = "p99", .fmt = PS_FMT_US, .better = PS_BETTER_LOWER},
@@ -860,7 +932,7 @@ static const struct ps_block blocks[] = {
      .rows = "/drives",
      .nested = "/results",
      .cols = PS_COLS(read_cols),
-     .note = "~ still noisy after the extra runs (CV above the plan's limit)"},
+     .note = PS_FIGURE_NOTE},
     {.kind = PS_BLOCK_TABLE,
      .id = "latency",
      .title = "Latency of every read, user side",
@@ -903,6 +975,7 @@ static const struct ps_step_ops disk_read_ops = {
     .after = "inventory",
     .data_version = DATA_VERSION,
     .view = &view,
+    .result = &disk_read_fields,
     .run = run,
     .estimate_s = estimate,
 };

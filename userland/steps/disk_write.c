@@ -53,13 +53,13 @@
 #include "core/config.h"
 #include "core/scratch.h"
 #include "core/step.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "engines/io/lba_ranges.h"
 #include "engines/io/pattern.h"
-#include "engines/io/stats.h"
+#include "lib/stats.h"
 #include "engines/io/uring_io.h"
 #include "hw/drive_use.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -78,7 +78,6 @@
 #define MAX_RUNS	   10
 #define MAX_ERROR_FINDINGS 8
 #define VERIFY_SEGMENTS	   4
-#define UNSTABLE_CV_PCT	   20.0
 
 enum pattern_kind { SEQ, RAND };
 
@@ -334,12 +333,12 @@ static int measure(struct target *t, const struct write_plan *p, const struct po
 		ps_json_set(r, "lat_us", l);
 	}
 	json_object_array_add(results, r);
-	if (n > 1 && sum.cv_pct > UNSTABLE_CV_PCT && !t->aborted) {
+	if (n > 1 && sum.cv_pct > PS_UNSTABLE_CV_PCT && !t->aborted) {
 		struct ps_finding f = {.severity = PS_SEV_INFO,
 				       .dev = ps_drive_ref(t->inv),
 				       .rule = "unstable_throughput",
 				       .value = sum.cv_pct,
-				       .limit = UNSTABLE_CV_PCT,
+				       .limit = PS_UNSTABLE_CV_PCT,
 				       .unit = "%"};
 
 		ps_find(t->ctx, &f, "%s varied by %.0f%% between runs (%.1f-%.1f MB/s)", name,
@@ -513,16 +512,14 @@ static bool write_drive(struct target *t, const struct write_plan *p)
 static int run(struct ps_ctx *ctx)
 {
 	const struct write_plan *p = plan_of(ctx);
-	struct ps_scratch_list named;
+	/* scratch= was parsed once, by the core (a list it refused names no drive) */
+	const struct ps_scratch_list named =
+	    ctx->cfg ? ctx->cfg->scratch_list : (struct ps_scratch_list){0};
 	json_object *out = json_object_new_array(), *names = json_object_new_array();
 	char why[512];
 	unsigned int written = 0;
 	bool aborted = false, bad = false;
 
-	if (ps_scratch_parse(ctx->cfg ? ctx->cfg->scratch : "", &named, why, sizeof(why)) < 0) {
-		ps_step_reason(ctx, "scratch= cannot be read: %s; nothing is written", why);
-		return PS_SKIPPED;
-	}
 	ps_json_set_str(ctx->data, "plan", p->name);
 	ps_json_set(ctx->data, "runs", json_object_new_int((int)p->runs));
 	ps_json_set(ctx->data, "verify_bytes", json_object_new_int64((int64_t)p->verify_bytes));
@@ -592,14 +589,10 @@ static int run(struct ps_ctx *ctx)
 static double estimate(const struct ps_ctx *ctx)
 {
 	const struct write_plan *p = plan_of(ctx);
-	struct ps_scratch_list named;
-	char why[128];
 	unsigned int n = 0;
 
-	if (ps_scratch_parse(ctx->cfg ? ctx->cfg->scratch : "", &named, why, sizeof(why)) < 0)
-		return 0;
-	for (size_t i = 0; i < ctx->inv->n_drives; i++)
-		n += ps_scratch_listed(&named, ctx->inv->drives[i].serial) &&
+	for (size_t i = 0; ctx->cfg && i < ctx->inv->n_drives; i++)
+		n += ps_scratch_listed(&ctx->cfg->scratch_list, ctx->inv->drives[i].serial) &&
 		     !ctx->inv->drives[i].boot_device;
 	return n * (p->n_matrix * (p->runs + 0.5) * p->time_budget_s +
 		    (double)p->verify_bytes * 2 / 100e6);

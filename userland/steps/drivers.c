@@ -46,7 +46,7 @@
 //schema:        "candidates": {"type": "array", "items": {"type": "string"}},
 //schema:        "why": {"enum": ["no_module", "family_off", "no_family", "dropped", "load_failed",
 //schema:                         "firmware_failed", "firmware_left_out", "probe_failed",
-//schema:                         "not_loaded", "not_bound", "nomodeset"]},
+//schema:                         "not_loaded", "not_bound", "firmware_mode", "nomodeset"]},
 //schema:        "family": {"type": ["string", "null"]},
 //schema:        "firmware": {"type": ["string", "null"]},
 //schema:        "detail": {"type": ["string", "null"]},
@@ -80,10 +80,10 @@
 /* clang-format on */
 
 #include "core/step.h"
-#include "core/util.h"
 #include "hw/drivers.h"
 #include "hw/inventory.h"
-#include "report/json.h"
+#include "lib/json.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -299,7 +299,8 @@ static const struct ps_block blocks[] = {
      .cols = PS_COLS(device_cols),
      .empty = "none: every PCI function and USB device has its driver",
      .note = "why: no_module (Linux has none), family_off (.config leaves its family out), "
-	     "no_family, load_failed, firmware_failed, probe_failed, not_bound, nomodeset"},
+	     "no_family, load_failed, firmware_failed, probe_failed, not_bound, firmware_mode "
+	     "(set in the firmware setup), nomodeset (safe graphics)"},
     {.kind = PS_BLOCK_TABLE,
      .id = "firmware_failed",
      .title = "Firmware that did not load at boot",

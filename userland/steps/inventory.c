@@ -31,9 +31,10 @@
 #include "core/config.h"
 #include "core/step.h"
 #include "engines/net/ports.h"
+#include "hw/drive_identity.h"
 #include "hw/hw.h"
 #include "hw/inventory.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <errno.h>
 #include <math.h>
@@ -41,6 +42,10 @@
 #include <string.h>
 
 #define DATA_VERSION 1
+
+/* How the identity correction runs smartctl: NULL, itself; tests/unit/test_inventory.c fakes it. */
+static ps_smartctl_fn *inventory_smartctl;
+static void *inventory_smartctl_arg;
 
 static void section_failed(struct ps_ctx *ctx, enum ps_inv_section s, int err)
 {
@@ -97,6 +102,26 @@ static bool judged_below(const struct ps_inventory *inv, size_t port)
 	return false;
 }
 
+/*
+ * A function whose device has a lower-numbered function with a verdict: a
+ * multi-function card (a graphics card and its audio) has one link, which
+ * its first function speaks for.
+ */
+static bool judged_by_sibling(const struct ps_inventory *inv, size_t i)
+{
+	const char *a = inv->pcie[i].fn.address;
+	size_t n = strlen(a);
+
+	for (size_t k = 0; k < inv->n_pcie; k++) {
+		const char *b = inv->pcie[k].fn.address;
+
+		if (k != i && n > 1 && strlen(b) == n && strncmp(a, b, n - 1) == 0 &&
+		    b[n - 1] < a[n - 1] && inv->pcie[k].verdict != PS_LINK_NONE)
+			return true;
+	}
+	return false;
+}
+
 /* The other end of fn's link: the port above an endpoint, the function below a port. */
 static const struct ps_pcie_fn *partner_of(const struct ps_inventory *inv, size_t i)
 {
@@ -139,7 +164,7 @@ static void pcie_verdicts(struct ps_ctx *ctx)
 				       .limit = 0,
 				       .unit = "GB/s lost"};
 
-		if (p->verdict == PS_LINK_NONE || judged_below(inv, i))
+		if (p->verdict == PS_LINK_NONE || judged_below(inv, i) || judged_by_sibling(inv, i))
 			continue;
 		speed_width(fn->link.sta_speed, fn->link.sta_width, trained, sizeof(trained));
 		speed_width(fn->link.cap_speed, fn->link.cap_width, cap, sizeof(cap));
@@ -164,11 +189,29 @@ static void pcie_verdicts(struct ps_ctx *ctx)
 			f.unit = NULL;
 			ps_find(ctx, &f, "the link is down (nothing trained below this port)");
 			break;
+		case PS_LINK_IDLE:
+			ps_examined(
+			    ctx, ps_pcie_ref(p), "pcie_idle",
+			    "%s at %s, below its best of %.1f GT/s at full width: power "
+			    "management lowers it at idle (a graphics card, or the port says "
+			    "the hardware changed it on its own); not a fault, and each step "
+			    "reads it again",
+			    name, trained, ps_pcie_speed_gts(p->best_speed));
+			break;
 		case PS_LINK_LIMITED:
-			ps_examined(ctx, ps_pcie_ref(p), "pcie_limited",
-				    "%s at %s: the best the weaker end supports (it: %s, the other "
-				    "end: %s); not a fault",
-				    name, trained, cap, ocap);
+			if (other && p->best_speed > 0 && p->best_speed < fn->link.cap_speed &&
+			    p->best_speed < other->link.cap_speed)
+				ps_examined(ctx, ps_pcie_ref(p), "pcie_limited",
+					    "%s at %s: the port's Target Link Speed holds it at "
+					    "%.1f GT/s (it: %s, the other end: %s), a firmware or "
+					    "OS setting, not a fault of the hardware",
+					    name, trained, ps_pcie_speed_gts(p->best_speed), cap,
+					    ocap);
+			else
+				ps_examined(ctx, ps_pcie_ref(p), "pcie_limited",
+					    "%s at %s: the best the weaker end supports (it: %s, "
+					    "the other end: %s); not a fault",
+					    name, trained, cap, ocap);
 			break;
 		default:
 			ps_examined(ctx, ps_pcie_ref(p), "pcie_ok", "%s trained at %s, its best",
@@ -328,13 +371,17 @@ static int run(struct ps_ctx *ctx)
 	 * changes its steps caused) is about another start. */
 	ps_ports_cabling_reset();
 	ps_port_ledger_reset();
-	ret = ps_inventory_take(ctx->inv, &o);
+	ret = ps_inventory_take(ctx->inventory, &o);
 	if (ret < 0)
 		return ret;
+	/* what smartctl reads behind a USB bridge (the drive, not the bridge) wins, before
+	 * the inventory is frozen for the later steps */
+	ps_inventory_smartctl_identity(ctx->inventory, ctx->root, inventory_smartctl,
+				       inventory_smartctl_arg);
 	/* what can change a figure besides the hardware: the report's environment{} */
-	ps_environment_read(ctx->root, &ctx->inv->environment);
+	ps_environment_read(ctx->root, &ctx->inventory->environment);
 	/* how the machine booted, and whether the kernel took probestick.ko: boot{} */
-	ps_boot_read(ctx->root, &ctx->inv->boot);
+	ps_boot_read(ctx->root, &ctx->inventory->boot);
 	for (int s = 0; s < PS_INV_SECTIONS; s++)
 		if (ctx->inv->err[s] < 0)
 			section_failed(ctx, (enum ps_inv_section)s, ctx->inv->err[s]);
@@ -542,6 +589,63 @@ static const struct ps_col coldplug_cols[] = {
     {.path = "/error", .title = "error", .flags = PS_COL_WIDE},
 };
 
+/* The wall meter's readings (by hand, seed 001) beside RAPL's figures of the run. */
+static const struct ps_col power_cols[] = {
+    {.path = "/power/wall/idle_w",
+     .title = "wall, idle",
+     .unit = "W",
+     .decimals = 1,
+     .better = PS_BETTER_LOWER},
+    {.path = "/power/wall/load_w",
+     .title = "wall, full load",
+     .unit = "W",
+     .decimals = 1,
+     .better = PS_BETTER_LOWER},
+    {.path = "/power/wall/source", .title = "wall read into"},
+    {.path = "/power/rapl/low_w",
+     .title = "RAPL lowest (1 s)",
+     .unit = "W",
+     .decimals = 1,
+     .better = PS_BETTER_LOWER},
+    {.path = "/power/rapl/load_w",
+     .title = "RAPL load",
+     .unit = "W",
+     .decimals = 1,
+     .better = PS_BETTER_LOWER},
+    {.path = "/power/rapl/load_step", .title = "RAPL load in step"},
+    {.path = "/power/rapl/peak_w", .title = "RAPL peak (1 s)", .unit = "W", .decimals = 1},
+    {.path = "/power/rest_idle_w", .title = "wall - RAPL, idle", .unit = "W", .decimals = 1},
+    {.path = "/power/rest_load_w", .title = "wall - RAPL, load", .unit = "W", .decimals = 1},
+    {.path = "/power/rapl/reason", .title = "RAPL not measured", .flags = PS_COL_WIDE},
+};
+
+static const struct ps_col superio_cols[] = {
+    {.path = "/port", .title = "port", .flags = PS_COL_KEY},
+    {.path = "/id", .title = "chip id"},
+    {.path = "/chip", .title = "chip"},
+    {.path = "/driver", .title = "driver"},
+    {.path = "/vendor", .title = "vendor", .flags = PS_COL_OPTIONAL},
+};
+
+static const struct ps_col superio_driver_cols[] = {
+    {.path = "/module", .title = "driver", .flags = PS_COL_KEY},
+    {.path = "/result", .title = "result", .flags = PS_COL_WIDE},
+    {.path = "/error", .title = "error", .flags = PS_COL_OPTIONAL},
+    {.path = "/unloaded", .title = "unloaded again", .flags = PS_COL_OPTIONAL},
+};
+
+static const struct ps_col superio_claim_cols[] = {
+    {.path = "/driver", .title = "driver", .flags = PS_COL_KEY},
+    {.path = "/device", .title = "device", .flags = PS_COL_KEY},
+    {.path = "/hwmon", .title = "hwmon"},
+    {.path = "/name", .title = "sensors chip"},
+};
+
+static const struct ps_col superio_how_cols[] = {
+    {.path = "/coldplug/superio/method", .title = "decided by"},
+    {.path = "/coldplug/superio/reason", .title = "why", .flags = PS_COL_WIDE},
+};
+
 static const struct ps_block blocks[] = {
     {.kind = PS_BLOCK_KV,
      .id = "machine",
@@ -562,7 +666,8 @@ static const struct ps_block blocks[] = {
      .cols = PS_COLS(pcie_cols),
      .flags = PS_BLOCK_ENV,
      .empty = "none found",
-     .note = "link: ok, limited (the weaker end's best), degraded (below both ends)"},
+     .note = "link: ok, limited (the weaker end's best), idle (a power-managed lower speed), "
+	     "degraded (lanes missing or slower: a fault)"},
     {.kind = PS_BLOCK_TABLE,
      .id = "pcie_names",
      .rows = "/pcie",
@@ -639,6 +744,37 @@ static const struct ps_block blocks[] = {
      .title = "ECC errors since boot (EDAC)",
      .rows = "/memory/edac/dimms",
      .cols = PS_COLS(edac_cols)},
+    {.kind = PS_BLOCK_KV,
+     .id = "power",
+     .title = "Power: the wall meter (read by hand) beside RAPL",
+     .rows = "",
+     .when = "/power",
+     .cols = PS_COLS(power_cols),
+     .note = "RAPL counts the CPU packages and DRAM; the wall the whole machine and its "
+	     "supply's loss. wall= readings: probestick.cfg or the menu's p"},
+    {.kind = PS_BLOCK_KV,
+     .id = "superio",
+     .title = "Board sensor chip (Super I/O)",
+     .rows = "",
+     .when = "/coldplug/superio",
+     .cols = PS_COLS(superio_how_cols),
+     .flags = PS_BLOCK_ENV},
+    {.kind = PS_BLOCK_TABLE,
+     .id = "superio_chips",
+     .rows = "/coldplug/superio/chips",
+     .cols = PS_COLS(superio_cols),
+     .flags = PS_BLOCK_ENV},
+    {.kind = PS_BLOCK_TABLE,
+     .id = "superio_drivers",
+     .rows = "/coldplug/superio/drivers",
+     .cols = PS_COLS(superio_driver_cols),
+     .flags = PS_BLOCK_ENV},
+    {.kind = PS_BLOCK_TABLE,
+     .id = "superio_claims",
+     .rows = "/coldplug/superio/claims",
+     .cols = PS_COLS(superio_claim_cols),
+     .flags = PS_BLOCK_ENV,
+     .note = "which driver claimed which chip: the hwmon device its sensors appear under"},
     {.kind = PS_BLOCK_TABLE,
      .id = "coldplug_failed",
      .title = "Drivers that failed to load",
@@ -662,6 +798,7 @@ static const struct ps_step_ops inventory_ops = {
     .order = 0,
     .data_version = DATA_VERSION,
     .view = &view,
+    .flags = PS_STEP_TAKES_INVENTORY,
     .run = run,
 };
 PS_STEP_REGISTER(inventory_ops);

@@ -58,12 +58,12 @@
 
 #include "core/config.h"
 #include "core/step.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "engines/mem/mem.h"
 #include "engines/mem/pattern.h"
 #include "hw/edac.h"
 #include "hw/inventory.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -96,15 +96,37 @@ struct fail_rec {
 	unsigned int pass;
 };
 
+/* memtest=: a size (256M, 2G) or a share of the free memory (10%); none: the default. */
+struct memtest_size {
+	uint64_t bytes;
+	unsigned int pct;
+};
+
+static int parse_size(const char *text, void *value, char *why, size_t whylen)
+{
+	struct memtest_size *m = value;
+
+	if (ps_memtest_spec_parse(text, &m->bytes, &m->pct) == 0)
+		return 0;
+	snprintf(why, whylen,
+		 "not a size (256M, 2G; at least 1M) or a share of the free memory (1%% to 90%%)");
+	return -EINVAL;
+}
+
+static const struct ps_setting memtest_size = {
+    .key = "memtest",
+    .help = "the memtest step's size: SIZE (256M, 2G) or N% of the free memory (10%)",
+    .size = sizeof(struct memtest_size),
+    .parse = parse_size,
+};
+
 /* The size: memtest= (a size or a share of the free memory), else the default. */
 static uint64_t size_of(const struct ps_ctx *ctx, int64_t avail, char *note, size_t len)
 {
-	const char *req = ctx->cfg ? ctx->cfg->memtest : "";
-	uint64_t bytes = 0, cap;
-	unsigned int pct = DEFAULT_PCT;
-
-	if (req[0] && ps_memtest_spec_parse(req, &bytes, &pct) < 0)
-		pct = DEFAULT_PCT, bytes = 0; /* config.c refused it already */
+	const char *req = ps_setting_text(ctx, &memtest_size);
+	const struct memtest_size *m = ps_setting(ctx, &memtest_size);
+	uint64_t bytes = m->bytes, cap;
+	unsigned int pct = req[0] ? m->pct : DEFAULT_PCT;
 	if (avail <= 0) {
 		snprintf(note, len, "the free memory is unknown (no MemAvailable): %llu MiB",
 			 (unsigned long long)(MIN_BYTES * 4 / MIB));
@@ -220,7 +242,7 @@ static int run(struct ps_ctx *ctx)
 	ps_json_set(ctx->data, "failures", fails);
 	ps_json_set_str(ctx->data, "reach", REACH_TEXT);
 	ps_json_set(ctx->data, "errors", json_object_new_int(0));
-	ps_json_set_str(ctx->data, "requested", ctx->cfg ? ctx->cfg->memtest : NULL);
+	ps_json_set_str(ctx->data, "requested", ps_setting_text(ctx, &memtest_size));
 	ps_json_set_count(ctx->data, "available_bytes", avail > 0 ? avail : -1);
 	if (!rec)
 		return -ENOMEM;
@@ -422,6 +444,7 @@ static const struct ps_step_ops memtest_ops = {
     .after = "inventory",
     .data_version = DATA_VERSION,
     .view = &view,
+    .settings = (const struct ps_setting *const[]){&memtest_size, NULL},
     .run = run,
     .estimate_s = estimate,
 };

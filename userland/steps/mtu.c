@@ -50,11 +50,12 @@
 
 #include "core/config.h"
 #include "core/step.h"
-#include "core/util.h"
+#include "lib/util.h"
+#include "hw/port_use.h"
 #include "engines/net/peer.h"
 #include "engines/net/pmtu.h"
 #include "engines/net/ports.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -68,10 +69,9 @@
 /* The MTU mtu= asks of a port: the driver's largest, as it is, or a number (capped). */
 static int target(const struct ps_ctx *ctx, const struct ps_port *p)
 {
-	int mode = -1, max = p->nic && p->nic->max_mtu > 0 ? p->nic->max_mtu : -1;
+	int mode = ctx->cfg ? ctx->cfg->net_want.mtu : -1;
+	int max = p->nic && p->nic->max_mtu > 0 ? p->nic->max_mtu : -1;
 
-	if (ctx->cfg)
-		ps_mtu_spec_parse(ctx->cfg->mtu, &mode);
 	if (mode == 0)
 		return (int)p->mtu;
 	if (mode < 0)
@@ -177,6 +177,29 @@ static void report(struct ps_ctx *ctx, json_object *paths, const char *kind, con
 	}
 }
 
+/* The ports the pairs phase cannot measure, and why; the peer phase may measure one yet. */
+static void not_paired(struct ps_ctx *ctx, const struct ps_ports *ps, const struct ps_pair *pairs,
+		       size_t npairs)
+{
+	for (size_t i = 0; i < ps->n_left; i++)
+		ps_not_tested(ctx,
+			      ps->left[i].nic
+				  ? ps_nic_ref(ps->left[i].nic)
+				  : (struct ps_dev_ref){PS_DEV_NIC, NULL, ps->left[i].name},
+			      "%s", ps->left[i].why);
+	for (size_t i = 0; i < ps->n; i++) {
+		bool paired = false;
+
+		for (size_t k = 0; k < npairs; k++)
+			paired = paired || pairs[k].a == i || pairs[k].b == i;
+		if (!paired)
+			ps_not_tested(ctx, ps_port_ref(&ps->p[i]), "%s",
+				      ps->p[i].why[0] ? ps->p[i].why
+						      : "no other port saw its probe frame: no "
+							"cabled partner, and no peer answered");
+	}
+}
+
 static bool pairs_phase(struct ps_ctx *ctx, json_object *paths, json_object *restored)
 {
 	struct ps_ports ps;
@@ -194,6 +217,7 @@ static bool pairs_phase(struct ps_ctx *ctx, json_object *paths, json_object *res
 		if (!aborted)
 			npairs = ps_ports_pairs(&ps, reach, pairs);
 	}
+	not_paired(ctx, &ps, pairs, npairs);
 	for (size_t k = 0; !aborted && k < npairs; k++) {
 		size_t ia = pairs[k].a, ib = pairs[k].b;
 		struct ps_port *a = &ps.p[ia], *b = &ps.p[ib];
@@ -244,7 +268,8 @@ static bool peer_phase(struct ps_ctx *ctx, json_object *paths, json_object *rest
 	int ret;
 
 	ps_progress_phase(ctx, "finding the peer", 1, "peer");
-	ret = ps_peer_link_open(&pl, ctx->inv, ctx->cfg, NULL, restored, ps_should_abort_hook, ctx);
+	ret = ps_peer_link_open(&pl, ctx->inv, ctx->cfg ? &ctx->cfg->net_want : NULL, NULL,
+				restored, ps_should_abort_hook, ctx);
 	ps_json_set(ctx->data, "tried", pl.tried);
 	if (ret == 0 && pl.port >= 0) {
 		struct ps_port *p = &pl.ps.p[pl.port];
@@ -294,6 +319,13 @@ static int run(struct ps_ctx *ctx)
 	if (ctx->root && ctx->root[0]) {
 		ps_json_set(ctx->data, "tried", json_object_new_array());
 		ps_step_reason(ctx, "moves real network ports: live system only, not with --root");
+		for (size_t i = 0; i < ctx->inv->n_nics; i++) {
+			char why[200];
+
+			ps_not_tested(ctx, ps_nic_ref(&ctx->inv->nics[i]), "%s",
+				      ps_port_root_untested(ctx->root, ctx->inv->nics[i].name, why,
+							    sizeof(why)));
+		}
 		return PS_SKIPPED;
 	}
 	go_on = pairs_phase(ctx, paths, restored);
@@ -303,10 +335,15 @@ static int run(struct ps_ctx *ctx)
 		ps_json_set(ctx->data, "tried", json_object_new_array());
 	if (!go_on)
 		return PS_ABORTED;
-	if (json_object_array_length(paths) == 0)
+	if (json_object_array_length(paths) == 0) {
+		/* nothing measured is never a pass (docs/rules.md, "Measured or not") */
 		ps_findf(ctx, PS_SEV_INFO, (struct ps_dev_ref){0}, "no_path",
 			 "no path measured: no two ports are cabled to each other and no peer "
 			 "answered");
+		ps_step_reason(ctx, "no path measured: no two ports are cabled to each other and "
+				    "no peer answered");
+		return PS_SKIPPED;
+	}
 	return PS_PASS;
 }
 

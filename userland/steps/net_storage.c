@@ -44,15 +44,16 @@
 //schema:}
 /* clang-format on */
 
+#include "core/config.h"
 #include "core/step.h"
-#include "core/util.h"
-#include "engines/io/stats.h"
+#include "lib/util.h"
+#include "lib/stats.h"
 #include "engines/io/uring_io.h"
 #include "engines/net/cost.h"
 #include "engines/net/iperf_pair.h"
 #include "engines/net/nbd.h"
 #include "engines/net/peer.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -290,7 +291,8 @@ static int run(struct ps_ctx *ctx)
 		return PS_SKIPPED;
 	}
 	ps_progress_phase(ctx, "finding the peer", 1, "peer");
-	ret = ps_peer_link_open(&pl, ctx->inv, ctx->cfg, NULL, restored, ps_should_abort_hook, ctx);
+	ret = ps_peer_link_open(&pl, ctx->inv, ctx->cfg ? &ctx->cfg->net_want : NULL, NULL,
+				restored, ps_should_abort_hook, ctx);
 	ps_json_set(data, "tried", pl.tried);
 	if (ret < 0 || pl.port < 0 || !pl.peer.probestick || pl.peer.nbd_port <= 0 ||
 	    !pl.peer.export_name[0]) {

@@ -45,11 +45,11 @@
 
 #include "core/config.h"
 #include "core/step.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "engines/net/cost.h"
 #include "engines/net/iperf_pair.h"
 #include "engines/net/ports.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -325,6 +325,22 @@ out:
 	}
 }
 
+/* bond=: off, or the bonding mode the pairs are also measured over. */
+static const char *const bond_modes[] = {"off", "balance-rr", "802.3ad", NULL};
+
+static int parse_bond(const char *text, void *value, char *why, size_t whylen)
+{
+	return ps_parse_choice(text, bond_modes, value, why, whylen);
+}
+
+static const struct ps_setting bond_mode = {
+    .key = "bond",
+    .help = "nic_aggregate also over a bond: off, balance-rr or 802.3ad",
+    .def = "off",
+    .size = sizeof(int),
+    .parse = parse_bond,
+};
+
 static int run(struct ps_ctx *ctx)
 {
 	json_object *pairs_j = json_object_new_array(), *restored = json_object_new_array();
@@ -435,8 +451,9 @@ static int run(struct ps_ctx *ctx)
 				    "aggregate measured");
 		}
 	}
-	if (!aborted && ctx->cfg && ctx->cfg->bond[0] && strcmp(ctx->cfg->bond, "off") != 0)
-		bond_phase(ctx, &ps, pairs, np, ctx->cfg->bond, seconds, ctx->data, restored);
+	if (!aborted && *(const int *)ps_setting(ctx, &bond_mode) > 0)
+		bond_phase(ctx, &ps, pairs, np, ps_setting_text(ctx, &bond_mode), seconds,
+			   ctx->data, restored);
 	ps_ports_close(&ps);
 	for (size_t i = 0; i < ps.n; i++)
 		if (ps.p[i].restore_error[0])
@@ -561,6 +578,7 @@ static const struct ps_step_ops nic_aggregate_ops = {
     .after = "inventory",
     .data_version = DATA_VERSION,
     .view = &view,
+    .settings = (const struct ps_setting *const[]){&bond_mode, NULL},
     .run = run,
     .estimate_s = estimate,
 };

@@ -48,13 +48,13 @@
 /* clang-format on */
 
 #include "core/step.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "engines/net/cost.h"
 #include "engines/net/iperf_pair.h"
 #include "engines/net/ports.h"
 #include "engines/net/tcp_rr.h"
 #include "hw/ethtool.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -41,13 +41,10 @@
 //schema:        "msix_vectors": {"type": ["integer", "null"]},
 //schema:        "channels": {"type": ["object", "null"]},
 //schema:        "rings": {"type": ["object", "null"]},
-//schema:        "rings_text": {"type": ["string", "null"]},
 //schema:        "offloads": {"type": ["array", "null"], "items": {"type": "string"}},
 //schema:        "offloads_text": {"type": ["string", "null"]},
 //schema:        "coalesce": {"type": ["object", "null"]},
-//schema:        "coalesce_text": {"type": ["string", "null"]},
 //schema:        "pause": {"type": ["object", "null"]},
-//schema:        "pause_text": {"type": ["string", "null"]},
 //schema:        "counters": {"type": ["object", "null"]},
 //schema:        "errors": {"type": ["integer", "null"]},
 //schema:        "drops": {"type": ["integer", "null"]},
@@ -66,10 +63,10 @@
 /* clang-format on */
 
 #include "core/step.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "engines/net/ports.h"
 #include "hw/ethtool.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -287,13 +284,6 @@ static void port(struct ps_ctx *ctx, struct ps_ethtool *et, const struct ps_nic 
 		    e->rings.known
 			? fields(&e->rings, ps_rings_fields, ps_rings_nfields, text, sizeof(text))
 			: NULL);
-	if (e->rings.known && e->rings.rx != PS_UNKNOWN) {
-		snprintf(text, sizeof(text), "rx %d/%d, tx %d/%d", e->rings.rx, e->rings.rx_max,
-			 e->rings.tx, e->rings.tx_max);
-		ps_json_set_str(o, "rings_text", text);
-	} else {
-		ps_json_set(o, "rings_text", NULL);
-	}
 	ps_json_set(o, "offloads", ps_nic_offloads_json(&e->features));
 	if (e->features.known) {
 		offloads_text(&e->features, text, sizeof(text));
@@ -301,15 +291,10 @@ static void port(struct ps_ctx *ctx, struct ps_ethtool *et, const struct ps_nic 
 	} else {
 		ps_json_set(o, "offloads_text", NULL);
 	}
-	if (e->has_coalesce) {
-		ps_json_set(o, "coalesce",
-			    fields(&e->coalesce, ps_coalesce_fields, ps_coalesce_nfields, text,
-				   sizeof(text)));
-		ps_json_set_str(o, "coalesce_text", text);
-	} else {
-		ps_json_set(o, "coalesce", NULL);
-		ps_json_set(o, "coalesce_text", NULL);
-	}
+	ps_json_set(o, "coalesce",
+		    e->has_coalesce ? fields(&e->coalesce, ps_coalesce_fields, ps_coalesce_nfields,
+					     text, sizeof(text))
+				    : NULL);
 	if (e->pause.known) {
 		json_object *p = json_object_new_object();
 
@@ -317,18 +302,8 @@ static void port(struct ps_ctx *ctx, struct ps_ethtool *et, const struct ps_nic 
 		ps_json_set_tri(p, "rx", e->pause.rx);
 		ps_json_set_tri(p, "tx", e->pause.tx);
 		ps_json_set(o, "pause", p);
-		snprintf(text, sizeof(text), "rx %s, tx %s%s",
-			 e->pause.rx == 1   ? "on"
-			 : e->pause.rx == 0 ? "off"
-					    : "?",
-			 e->pause.tx == 1   ? "on"
-			 : e->pause.tx == 0 ? "off"
-					    : "?",
-			 e->pause.autoneg == 1 ? ", negotiated" : "");
-		ps_json_set_str(o, "pause_text", text);
 	} else {
 		ps_json_set(o, "pause", NULL);
-		ps_json_set(o, "pause_text", NULL);
 	}
 
 	/* Counters: the inventory's reading is the plan's start. */
@@ -571,9 +546,15 @@ static const struct ps_col nego_cols[] = {
 
 static const struct ps_col settings_cols[] = {
     {.path = "/name", .title = "port", .flags = PS_COL_KEY},
-    {.path = "/rings_text", .title = "rings"},
-    {.path = "/coalesce_text", .title = "coalescing"},
-    {.path = "/pause_text", .title = "pause"},
+    {.path = "/rings",
+     .title = "rings",
+     .fmt = PS_FMT_TEMPLATE,
+     .tmpl = "rx {/rx}/{/rx_max}, tx {/tx}/{/tx_max}"},
+    {.path = "/coalesce", .title = "coalescing", .fmt = PS_FMT_PAIRS},
+    {.path = "/pause",
+     .title = "pause",
+     .fmt = PS_FMT_TEMPLATE,
+     .tmpl = "rx {/rx}, tx {/tx}, negotiated {/autoneg}"},
 };
 
 static const struct ps_col offload_cols[] = {

@@ -42,13 +42,14 @@
 //schema:}
 /* clang-format on */
 
+#include "core/config.h"
 #include "core/step.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "engines/net/cost.h"
 #include "engines/net/iperf_pair.h"
 #include "engines/net/peer.h"
 #include "engines/net/tput.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -212,8 +213,8 @@ static int run(struct ps_ctx *ctx)
 		return PS_SKIPPED;
 	}
 	ps_progress_phase(ctx, "finding the peer", 1, "peer");
-	ret =
-	    ps_peer_link_open(&r.pl, ctx->inv, ctx->cfg, NULL, restored, ps_should_abort_hook, ctx);
+	ret = ps_peer_link_open(&r.pl, ctx->inv, ctx->cfg ? &ctx->cfg->net_want : NULL, NULL,
+				restored, ps_should_abort_hook, ctx);
 	ps_json_set(data, "tried", r.pl.tried);
 	if (ret < 0) {
 		ps_peer_link_close(&r.pl);

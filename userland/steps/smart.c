@@ -10,10 +10,13 @@
 //config:	help
 //config:	  Runs smartctl -x --json=c on every drive but the boot stick (USB
 //config:	  drives through each bridge type in turn: sat, sntjmicron,
-//config:	  sntrealtek, sntasmedia) and judges the result: reallocated,
-//config:	  pending and offline-uncorrectable sectors, CRC errors, NVMe
-//config:	  critical warnings, spare and wear, SCSI grown defects. Power-on
-//config:	  hours are reported, never judged. The full plan runs each drive's
+//config:	  sntrealtek, sntasmedia) and judges the result by the rules of
+//config:	  hw/smart_rules.c (docs/rules.md): the drive's own health check
+//config:	  and smartctl's exit bits, reallocated, pending, offline-
+//config:	  uncorrectable and reported-uncorrectable sectors, CRC errors, the
+//config:	  self-test log, NVMe critical warnings, spare, wear and media
+//config:	  errors, SCSI grown defects. Power-on hours are reported, never
+//config:	  judged. The full plan runs each drive's
 //config:	  short self-test (ATA through smartctl, NVMe through the admin
 //config:	  command) and waits for its result. Needs smartctl in the image.
 //kbuild:step-$(CONFIG_STEP_SMART) += smart.o
@@ -59,10 +62,11 @@
 /* clang-format on */
 
 #include "core/step.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "hw/hw_util.h"
-#include "hw/smart.h"
-#include "report/json.h"
+#include "hw/smart_rules.h"
+#include "hw/smartctl.h"
+#include "lib/json.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -76,12 +80,10 @@
 #define DATA_VERSION 1
 
 #define SMARTCTL_TIMEOUT_S 60.0
-#define REALLOC_FAIL	   100 /* reallocated sectors (or SCSI grown defects) judged FAIL */
 #define NVME_SHORT_S	   120 /* NVMe: a short self-test ends within 2 minutes */
 #define SELFTEST_MARGIN_S  60.0
 #define POLL_FIRST_S	   2.0
 #define POLL_EVERY_S	   5.0
-#define MAX_HITS	   16
 #define RAW_TEXT_CAP	   65536 /* output that is not JSON is kept up to this */
 
 /* ---- how the step reaches smartctl and the NVMe ioctls: tests replace it ---- */
@@ -146,184 +148,18 @@ static const struct smart_backend real_backend = {real_smartctl, real_open, real
 /* Only tests/unit/test_smart.c, which includes this file, sets it. */
 static const struct smart_backend *smart_backend = &real_backend;
 
-/* ---- the verdict rules: pure, over the typed model ---- */
-
-struct hit {
-	enum ps_severity severity;
-	const char *rule;
-	double value, limit;
-	const char *unit;
-	char msg[320];
-};
-
-static struct hit *add_hit(struct hit *h, size_t *n, enum ps_severity sev, const char *rule,
-			   double value, double limit, const char *unit)
-{
-	struct hit *x;
-
-	if (*n >= MAX_HITS)
-		return NULL;
-	x = &h[(*n)++];
-	*x = (struct hit){
-	    .severity = sev, .rule = rule, .value = value, .limit = limit, .unit = unit};
-	return x;
-}
-
-#define HIT(sev, rule, value, limit, unit, ...)                                                    \
-	do {                                                                                       \
-		struct hit *x_ = add_hit(h, &n, sev, rule, value, limit, unit);                    \
-		if (x_)                                                                            \
-			snprintf(x_->msg, sizeof(x_->msg), __VA_ARGS__);                           \
-	} while (0)
-
-static int64_t attr_count(const struct ps_smart *s, int id)
-{
-	const struct ps_smart_attr *a = ps_smart_attr(s, id);
-
-	return a ? a->count : PS_UNKNOWN;
-}
-
-static void judge_ata(const struct ps_smart *s, struct hit *h, size_t *np)
-{
-	size_t n = *np;
-	const struct ps_smart_attr *re = ps_smart_attr(s, 5);
-	int64_t pend = attr_count(s, 197), offl = attr_count(s, 198), crc = attr_count(s, 199);
-
-	if (re && re->count > 0) {
-		bool saturated = re->value >= 0 && re->thresh > 0 && re->value <= re->thresh;
-
-		if (re->count >= REALLOC_FAIL || saturated)
-			HIT(PS_SEV_FAIL, "reallocated", (double)re->count, REALLOC_FAIL, "sectors",
-			    "%lld reallocated sectors%s: the drive is running out of spare "
-			    "sectors; copy its data off and replace it",
-			    (long long)re->count,
-			    saturated ? " (the normalized value is at its threshold: saturated)"
-				      : "");
-		else
-			HIT(PS_SEV_WARN, "reallocated", (double)re->count, 0, "sectors",
-			    "%lld reallocated sectors: the drive has remapped bad sectors; watch "
-			    "whether the count grows",
-			    (long long)re->count);
-	}
-	if (pend > 0)
-		HIT(PS_SEV_FAIL, "pending", (double)pend, 0, "sectors",
-		    "%lld sectors pending reallocation (attribute 197): they cannot be read now",
-		    (long long)pend);
-	if (offl > 0)
-		HIT(PS_SEV_FAIL, "offline_uncorrectable", (double)offl, 0, "sectors",
-		    "%lld offline-uncorrectable sectors (attribute 198): unreadable in the "
-		    "drive's own scan",
-		    (long long)offl);
-	if (crc > 0)
-		HIT(PS_SEV_WARN, "crc_errors", (double)crc, 0, "errors",
-		    "%lld interface CRC errors (attribute 199): the cable, the port or the "
-		    "backplane, not the media; reseat or replace the cable",
-		    (long long)crc);
-	for (size_t i = 0; i < s->n_attrs; i++) {
-		const struct ps_smart_attr *a = &s->attrs[i];
-
-		if (strcmp(a->when_failed, "now") == 0)
-			HIT(PS_SEV_FAIL, "attribute_failing", a->value, a->thresh, NULL,
-			    "attribute %d %s is failing now (normalized %d at or below its "
-			    "threshold %d)",
-			    a->id, a->name, a->value, a->thresh);
-		else if (strcmp(a->when_failed, "past") == 0)
-			HIT(PS_SEV_INFO, "attribute_failed_past", a->worst, a->thresh, NULL,
-			    "attribute %d %s was at or below its threshold %d in the past (worst "
-			    "%d)",
-			    a->id, a->name, a->thresh, a->worst);
-	}
-	*np = n;
-}
-
-static void judge_nvme(const struct ps_smart *s, struct hit *h, size_t *np)
-{
-	size_t n = *np;
-
-	if (s->nvme_critical_warning > 0) {
-		char bits[256];
-
-		ps_nvme_critical_text(s->nvme_critical_warning, bits, sizeof(bits));
-		HIT(PS_SEV_FAIL, "nvme_critical_warning", s->nvme_critical_warning, 0, NULL,
-		    "critical warning 0x%02x: %s", s->nvme_critical_warning, bits);
-	}
-	if (s->nvme_spare >= 0 && s->nvme_spare_threshold >= 0 &&
-	    s->nvme_spare < s->nvme_spare_threshold)
-		HIT(PS_SEV_FAIL, "nvme_spare", s->nvme_spare, s->nvme_spare_threshold, "%",
-		    "available spare %d%% is below the drive's threshold of %d%%", s->nvme_spare,
-		    s->nvme_spare_threshold);
-	if (s->nvme_percentage_used >= 100)
-		HIT(PS_SEV_FAIL, "nvme_worn_out", s->nvme_percentage_used, 100, "%",
-		    "percentage used %d%%: the drive has used up its rated endurance",
-		    s->nvme_percentage_used);
-	*np = n;
-}
-
-static void judge_scsi(const struct ps_smart *s, struct hit *h, size_t *np)
-{
-	size_t n = *np;
-	int64_t unc[3] = {s->scsi_uncorrected_read, s->scsi_uncorrected_write,
-			  s->scsi_uncorrected_verify};
-	static const char *const what[3] = {"read", "write", "verify"};
-
-	if (s->scsi_grown_defects >= REALLOC_FAIL)
-		HIT(PS_SEV_FAIL, "grown_defects", (double)s->scsi_grown_defects, REALLOC_FAIL,
-		    "sectors",
-		    "%lld grown defects: the drive is remapping many sectors; copy its data off "
-		    "and replace it",
-		    (long long)s->scsi_grown_defects);
-	else if (s->scsi_grown_defects > 0)
-		HIT(PS_SEV_WARN, "grown_defects", (double)s->scsi_grown_defects, 0, "sectors",
-		    "%lld grown defects: the drive has remapped bad sectors; watch whether the "
-		    "list grows",
-		    (long long)s->scsi_grown_defects);
-	for (int i = 0; i < 3; i++)
-		if (unc[i] > 0)
-			HIT(PS_SEV_WARN, "uncorrected_errors", (double)unc[i], 0, "errors",
-			    "%lld uncorrected %s errors in the error counter log",
-			    (long long)unc[i], what[i]);
-	*np = n;
-}
-
-/* Every rule over one drive's model; returns the hits (findings to make). */
-static size_t judge(const struct ps_smart *s, struct hit *h)
-{
-	size_t n = 0;
-
-	/* NVMe's overall status is its critical warning, judged bit by bit below. */
-	if (s->passed == 0 && s->proto != PS_SMART_PROTO_NVME)
-		HIT(PS_SEV_FAIL, "overall_failed", PS_NO_VALUE, PS_NO_VALUE, NULL,
-		    "the drive's own SMART health check says FAILED: replace it");
-	if (s->proto == PS_SMART_PROTO_ATA)
-		judge_ata(s, h, &n);
-	else if (s->proto == PS_SMART_PROTO_NVME)
-		judge_nvme(s, h, &n);
-	else if (s->proto == PS_SMART_PROTO_SCSI)
-		judge_scsi(s, h, &n);
-	return n;
-}
-
-/* A drive answered: smartctl found it and read its health data. */
-static bool answered(const struct ps_smart *s)
-{
-	if ((s->exit_status >= 0 && (s->exit_status & 0x3)) || s->proto == PS_SMART_PROTO_NONE)
-		return false;
-	if (s->smart_available == 0)
-		return false;
-	return s->has_attrs || s->has_nvme_log || s->passed >= 0 || s->scsi_grown_defects >= 0 ||
-	       s->scsi_uncorrected_read >= 0;
-}
-
 /* ---- one drive ---- */
 
 struct drive {
 	struct ps_ctx *ctx;
-	struct ps_drive *inv;
+	const struct ps_drive *inv;
 	json_object *obj, *attempts;
 	struct ps_smart s;
 	json_object *doc; /* smartctl's JSON of the answering run (owned by obj once set) */
 	char type[16];	  /* the -d type that answered, "" for smartctl's own choice */
 	bool ok;
+	const char *drive_says_no; /* an attempt reached the drive, which gave no health data */
+	bool opened;		   /* an attempt opened the device (behind USB: the bridge) */
 	/* self-test */
 	int st_kind; /* 0 none, 1 ATA (smartctl), 2 NVMe (ioctl) */
 	int nvme_fd;
@@ -413,12 +249,15 @@ static int try_type(struct drive *d, const char *type, bool *malformed)
 		snprintf(v, sizeof(v), "%d.%d", s.version_major, s.version_minor);
 		ps_json_set_str(d->ctx->data, "smartctl_version", v);
 	}
-	ps_json_set(a, "answered", json_object_new_boolean(answered(&s)));
+	ps_json_set(a, "answered", json_object_new_boolean(ps_smart_answered(&s)));
 	ps_json_set_str(a, "message", ps_smart_message(&s));
-	if (!answered(&s)) {
+	if (!ps_smart_answered(&s)) {
 		/* the last non-answer is kept for whoever wants to see what smartctl said */
 		ps_json_set(d->obj, "smartctl", doc);
 		d->s = s;
+		if (!d->drive_says_no)
+			d->drive_says_no = ps_smart_drive_says_no(&s);
+		d->opened = d->opened || ps_smart_opened(&s);
 		return 0;
 	}
 	d->s = s;
@@ -432,6 +271,7 @@ static int try_type(struct drive *d, const char *type, bool *malformed)
 static void no_smart(struct drive *d, bool usb)
 {
 	char why[900];
+	const char *cause, *first;
 	size_t o = 0;
 
 	for (size_t i = 0; i < ps_json_len(d->attempts) && o < sizeof(why); i++) {
@@ -448,18 +288,24 @@ static void no_smart(struct drive *d, bool usb)
 				      : ex >= 0 && (ex & 0x1) ? "smartctl refused the device"
 							      : "no health data");
 	}
-	if (usb)
-		snprintf(why + (o < sizeof(why) ? o : sizeof(why) - 1),
-			 sizeof(why) - (o < sizeof(why) ? o : sizeof(why) - 1),
-			 " (the USB bridge passes no SMART commands: connect the drive to a "
-			 "SATA or NVMe port to read its health)");
-	else if (d->inv->transport == PS_TR_VIRTIO)
-		snprintf(why + (o < sizeof(why) ? o : sizeof(why) - 1),
-			 sizeof(why) - (o < sizeof(why) ? o : sizeof(why) - 1),
-			 " (a virtio disk of a hypervisor has no SMART)");
+	o = o < sizeof(why) ? o : sizeof(why) - 1;
+	/* the bridge is the cause only when no attempt reached the drive behind it */
+	cause = d->drive_says_no   ? d->drive_says_no
+		: usb && d->opened ? "the USB bridge passes no SMART commands: connect the drive "
+				     "to a SATA or NVMe port to read its health"
+		: d->inv->transport == PS_TR_VIRTIO ? "a virtio disk of a hypervisor has no SMART"
+						    : NULL;
+	if (cause)
+		snprintf(why + o, sizeof(why) - o, " (%s)", cause);
 	ps_json_set_str(d->obj, "no_smart_reason", why);
 	ps_findf(d->ctx, PS_SEV_INFO, ps_drive_ref(d->inv), "no_smart",
 		 "no SMART data: %s; its health is unknown", why);
+	/* the verdicts say it short: the cause, else what smartctl said first */
+	first = ps_json_str(ps_json_at(d->attempts, 0), "message");
+	ps_not_tested(d->ctx, ps_drive_ref(d->inv), "no SMART data: %s",
+		      cause		  ? cause
+		      : first && first[0] ? first
+					  : "smartctl gave no health data");
 }
 
 static bool same(const char *a, const char *b)
@@ -470,62 +316,57 @@ static bool same(const char *a, const char *b)
 /*
  * The drive's identity as smartctl gives it beside the inventory's. Behind a
  * USB bridge smartctl speaks to the drive itself (SAT, or the NVMe bridges)
- * where sysfs shows the bridge: smartctl's identity wins and the inventory
- * is corrected. Elsewhere both read the drive's own IDENTIFY; a difference
- * is noted and smartctl, the field's standard, wins too.
+ * where sysfs shows the bridge: smartctl's identity wins. Elsewhere both read
+ * the drive's own IDENTIFY; a difference is noted and smartctl, the field's
+ * standard, wins too. The inventory was corrected before it was frozen
+ * (hw/drive_identity.c); the table compares with what sysfs said.
  */
 static void identity(struct drive *d)
 {
-	struct ps_drive *v = d->inv;
+	const struct ps_drive *v = d->inv;
 	const struct ps_smart *s = &d->s;
 	json_object *id = json_object_new_object(), *diff = json_object_new_array();
 	const char *smodel =
 	    s->proto == PS_SMART_PROTO_SCSI && s->product[0] ? s->product : s->model;
+	bool corrected = strcmp(v->identity_source, "smartctl") == 0 && v->sysfs_model[0];
+	const char *imodel = corrected ? v->sysfs_model : v->model;
+	const char *iserial = corrected ? v->sysfs_serial : v->serial;
+	const char *ifirmware = corrected ? v->sysfs_firmware : v->firmware;
 	bool bridge = v->transport == PS_TR_USB && s->proto != PS_SMART_PROTO_SCSI;
 	bool wins;
 
 	ps_json_set_str(id, "smartctl_model", smodel);
 	ps_json_set_str(id, "smartctl_serial", s->serial);
 	ps_json_set_str(id, "smartctl_firmware", s->firmware);
-	ps_json_set_str(id, "inventory_model", v->model);
-	ps_json_set_str(id, "inventory_serial", v->serial);
-	ps_json_set_str(id, "inventory_firmware", v->firmware);
-	ps_json_set_str(id, "inventory_source", v->identity_source);
-	if (smodel[0] && !same(smodel, v->model))
+	ps_json_set_str(id, "inventory_model", imodel);
+	ps_json_set_str(id, "inventory_serial", iserial);
+	ps_json_set_str(id, "inventory_firmware", ifirmware);
+	ps_json_set_str(id, "inventory_source",
+			corrected ? v->sysfs_identity_source : v->identity_source);
+	if (smodel[0] && !same(smodel, imodel))
 		json_object_array_add(diff, json_object_new_string("model"));
-	if (s->serial[0] && !same(s->serial, v->serial))
+	if (s->serial[0] && !same(s->serial, iserial))
 		json_object_array_add(diff, json_object_new_string("serial"));
-	if (s->firmware[0] && !same(s->firmware, v->firmware))
+	if (s->firmware[0] && !same(s->firmware, ifirmware))
 		json_object_array_add(diff, json_object_new_string("firmware"));
 	wins = ps_json_len(diff) > 0 && smodel[0];
 	ps_json_set(id, "differs", diff);
 	ps_json_set_str(id, "used", wins ? "smartctl" : "inventory");
 	ps_json_set_str(id, "why",
-			!wins	 ? "smartctl and the inventory agree"
+			!smodel[0] && !s->serial[0] && !s->firmware[0]
+			    ? "smartctl gave no identity: the inventory's is kept"
+			: !smodel[0] ? "smartctl gave no model: the inventory's identity is kept"
+			: !wins	     ? "smartctl and the inventory agree"
 			: bridge ? "behind a USB bridge smartctl reads the drive, sysfs the bridge"
 				 : "smartctl (the drive's IDENTIFY as smartctl reads it) differs "
 				   "from sysfs");
-	if (wins) {
-		char before[300];
-
-		snprintf(before, sizeof(before), "%s / %s / %s", v->model[0] ? v->model : "-",
-			 v->serial[0] ? v->serial : "-", v->firmware[0] ? v->firmware : "-");
-		ps_copy_str(v->model, sizeof(v->model), smodel);
-		if (s->firmware[0])
-			ps_copy_str(v->firmware, sizeof(v->firmware), s->firmware);
-		snprintf(v->identity_source, sizeof(v->identity_source), "smartctl");
-		if (s->serial[0] && !same(s->serial, v->serial)) {
-			ps_copy_str(v->serial, sizeof(v->serial), s->serial);
-			snprintf(v->serial_source, sizeof(v->serial_source), "smartctl");
-		}
-		if (!bridge)
-			ps_findf(
-			    d->ctx, PS_SEV_INFO, ps_drive_ref(v), "identity_differs",
-			    "smartctl reads model/serial/firmware %s / %s / %s, sysfs gave %s: "
-			    "the report uses smartctl's",
-			    v->model, v->serial[0] ? v->serial : "-",
-			    v->firmware[0] ? v->firmware : "-", before);
-	}
+	if (wins && !bridge)
+		ps_findf(d->ctx, PS_SEV_INFO, ps_drive_ref(v), "identity_differs",
+			 "smartctl reads model/serial/firmware %s / %s / %s, sysfs gave %s / %s / "
+			 "%s: the report uses smartctl's",
+			 smodel, s->serial[0] ? s->serial : "-", s->firmware[0] ? s->firmware : "-",
+			 imodel[0] ? imodel : "-", iserial[0] ? iserial : "-",
+			 ifirmware[0] ? ifirmware : "-");
 	ps_json_set(d->obj, "identity", id);
 }
 
@@ -638,17 +479,17 @@ static void figures(struct drive *d)
 	ps_json_set(o, "self_test_log", log);
 }
 
-/* Findings from the rules, and the drive examined with its summary. */
+/* Findings from the rules, and the drive examined with what was read of it. */
 static void verdict(struct drive *d)
 {
-	struct hit hits[MAX_HITS];
-	size_t n = judge(&d->s, hits);
+	struct ps_smart_hit hits[PS_SMART_MAX_HITS];
+	size_t n = ps_smart_judge(&d->s, hits, PS_SMART_MAX_HITS);
 	enum ps_severity worst = PS_SEV_INFO;
 	const char *rule = NULL;
 	char hours[48] = "power-on hours unknown";
 
 	for (size_t i = 0; i < n; i++) {
-		struct ps_finding f = {.severity = hits[i].severity,
+		struct ps_finding f = {.severity = (enum ps_severity)hits[i].severity,
 				       .dev = ps_drive_ref(d->inv),
 				       .rule = hits[i].rule,
 				       .value = hits[i].value,
@@ -656,16 +497,23 @@ static void verdict(struct drive *d)
 				       .unit = hits[i].unit};
 
 		ps_find(d->ctx, &f, "%s", hits[i].msg);
-		if (hits[i].severity > worst) {
-			worst = hits[i].severity;
+		if ((enum ps_severity)hits[i].severity > worst) {
+			worst = (enum ps_severity)hits[i].severity;
 			rule = hits[i].rule;
 		}
 	}
 	if (d->s.power_on_hours >= 0)
 		snprintf(hours, sizeof(hours), "%lld power-on hours",
 			 (long long)d->s.power_on_hours);
-	ps_examined(d->ctx, ps_drive_ref(d->inv), "healthy", "SMART (%s) shows no fault; %s",
-		    ps_smart_proto_name(d->s.proto), hours);
+	if (ps_smart_has_health_status(&d->s))
+		ps_examined(d->ctx, ps_drive_ref(d->inv), "healthy",
+			    "SMART (%s) shows no fault; %s", ps_smart_proto_name(d->s.proto),
+			    hours);
+	else
+		ps_examined(d->ctx, ps_drive_ref(d->inv), "healthy",
+			    "SMART (%s): no health status (smartctl gave none), so it is not "
+			    "judged; no rule fires on what was read; %s",
+			    ps_smart_proto_name(d->s.proto), hours);
 	ps_json_set_str(d->obj, "verdict",
 			worst == PS_SEV_FAIL   ? "fail"
 			: worst == PS_SEV_WARN ? "warn"
@@ -712,6 +560,8 @@ static int read_drive(struct drive *d)
 				 "data.smartctl_text)",
 				 d->inv->name, m ? m : "unreadable output");
 			ps_json_set_str(d->obj, "no_smart_reason", m);
+			ps_not_tested(d->ctx, ps_drive_ref(d->inv), "smartctl's output: %s",
+				      m ? m : "unreadable");
 		} else {
 			no_smart(d, usb);
 		}
@@ -998,7 +848,7 @@ static int run(struct ps_ctx *ctx)
 	bool full = ctx->plan && ctx->plan->level == PS_PLAN_FULL;
 	json_object *out = json_object_new_array();
 	struct drive *ds = calloc(ctx->inv->n_drives ? ctx->inv->n_drives : 1, sizeof(*ds));
-	size_t n = 0, targets = 0;
+	size_t n = 0, targets = 0, answered = 0;
 	int ret = 0;
 	bool aborted = false;
 
@@ -1040,11 +890,21 @@ static int run(struct ps_ctx *ctx)
 	}
 	if (full && !aborted)
 		aborted = self_tests(ctx, ds, n);
+	for (size_t i = 0; i < n; i++)
+		answered += ds[i].ok;
 	free(ds);
 	if (aborted || ps_should_abort(ctx))
 		return PS_ABORTED;
 	if (targets == 0) {
 		ps_step_reason(ctx, "no drive to read (the boot stick is never one)");
+		return PS_SKIPPED;
+	}
+	if (answered == 0) {
+		/* nothing was measured: never a pass (docs/rules.md, "Measured or not") */
+		ps_step_reason(ctx,
+			       "no drive answered smartctl (%zu tried): their health is unknown; "
+			       "each drive's reason is in its row",
+			       targets);
 		return PS_SKIPPED;
 	}
 	return PS_PASS;

@@ -65,11 +65,11 @@
 
 #include "core/config.h"
 #include "core/step.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "engines/io/lba_ranges.h"
 #include "engines/io/surface.h"
 #include "engines/io/uring_io.h"
-#include "report/json.h"
+#include "lib/json.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -430,9 +430,39 @@ static enum outcome scan_drive(struct scan *s, bool full, bool *aborted)
 	return O_SCANNED;
 }
 
+/* surface=: the full plan scans a sample of each drive, or all of it. */
+static const char *const modes[] = {"sampled", "full", NULL};
+
+static int parse_mode(const char *text, void *value, char *why, size_t whylen)
+{
+	return ps_parse_choice(text, modes, value, why, whylen);
+}
+
+static const struct ps_setting_choice mode_choices[] = {
+    {"sampled", "the first and last GiB and 1 % of the rest of each drive"},
+    {"full", "every sector of each drive (hours on a large disk)"},
+    {NULL, NULL},
+};
+
+static const struct ps_setting surface_mode = {
+    .key = "surface",
+    .help = "the full plan's surface scan: sampled or full",
+    .def = "sampled",
+    .size = sizeof(int),
+    .parse = parse_mode,
+    .menu_key = 's',
+    .menu_label = "surface scan of the full plan",
+    .choices = mode_choices,
+};
+
+static bool full_scan(const struct ps_ctx *ctx)
+{
+	return *(const int *)ps_setting(ctx, &surface_mode) == 1;
+}
+
 static int run(struct ps_ctx *ctx)
 {
-	bool full = ctx->cfg && strcmp(ctx->cfg->surface, "full") == 0, aborted = false;
+	bool full = full_scan(ctx), aborted = false;
 	json_object *out = json_object_new_array(), *names = json_object_new_array();
 	unsigned int targets = 0, scanned = 0;
 	uint64_t bad = 0;
@@ -480,7 +510,7 @@ static int run(struct ps_ctx *ctx)
 
 static double estimate(const struct ps_ctx *ctx)
 {
-	bool full = ctx->cfg && strcmp(ctx->cfg->surface, "full") == 0;
+	bool full = full_scan(ctx);
 	double s = 0;
 
 	/* at 150 MB/s, a hard disk's pace; faster drives finish sooner */
@@ -621,6 +651,7 @@ static const struct ps_step_ops surface_ops = {
     .after = "inventory",
     .data_version = DATA_VERSION,
     .view = &view,
+    .settings = (const struct ps_setting *const[]){&surface_mode, NULL},
     .run = run,
     .estimate_s = estimate,
 };

@@ -17,6 +17,8 @@
 
 /* A request that keeps failing with EAGAIN is given up as an error after this. */
 #define MAX_RETRIES 100
+/* The user_data of the wake-up timer's request; slots are numbered below PS_UIO_MAX_QD. */
+#define TIMER_TAG UINT64_MAX
 
 struct slot {
 	uint64_t off;	   /* first byte of the request */
@@ -35,7 +37,17 @@ struct engine {
 	struct slot *slots;
 	unsigned int *free_slots, n_free;
 	unsigned int inflight;
-	int fatal; /* first engine-side error, stops the job */
+	int fatal;	 /* first engine-side error, stops the job */
+	bool fixed_file; /* the fd is registered: index 0 */
+	/*
+	 * The engine must wake for stop checks and the time budget even when the
+	 * drive answers nothing, but a timeout on every wait arms and cancels a
+	 * kernel timer at every sleep (1.5 us in a VM, where each arming is a
+	 * VM exit). One timeout request in the ring instead, armed again only
+	 * when it fires; timer_ts holds its deadline until the kernel took it.
+	 */
+	bool timer_armed, timer_per_wait; /* per_wait: the kernel refused the request */
+	struct __kernel_timespec timer_ts;
 };
 
 static uint64_t now_ns(void)
@@ -166,7 +178,36 @@ static int queue_slot(struct engine *e, unsigned int idx)
 	else
 		io_uring_prep_read(sqe, e->job->fd, b, s->len - s->done, s->off + s->done);
 	io_uring_sqe_set_data64(sqe, idx);
+	if (e->fixed_file) {
+		/* the registered table's index instead of the fd: no file lookup per request */
+		sqe->fd = 0;
+		sqe->flags |= IOSQE_FIXED_FILE;
+	}
 	return 0;
+}
+
+/* Arms the wake-up timer for the absolute CLOCK_MONOTONIC time at_ns; 0 or -EBUSY. */
+static int arm_timer(struct engine *e, uint64_t at_ns)
+{
+	struct io_uring_sqe *sqe = get_sqe(e);
+
+	if (!sqe)
+		return -EBUSY;
+	e->timer_ts.tv_sec = (long long)(at_ns / 1000000000ULL);
+	e->timer_ts.tv_nsec = (long long)(at_ns % 1000000000ULL);
+	io_uring_prep_timeout(sqe, &e->timer_ts, 0, IORING_TIMEOUT_ABS);
+	io_uring_sqe_set_data64(sqe, TIMER_TAG);
+	e->timer_armed = true;
+	return 0;
+}
+
+/* The timer's completion: -ETIME when it fired; anything else means the kernel
+ * cannot time requests this way, and the waits carry their own timeout. */
+static void timer_done(struct engine *e, int res)
+{
+	e->timer_armed = false;
+	if (res != -ETIME && res != -ECANCELED)
+		e->timer_per_wait = true;
 }
 
 static void release(struct engine *e, unsigned int idx)
@@ -337,11 +378,15 @@ static int setup(struct engine *e)
 		iov[i].iov_len = j->bs;
 	}
 	e->n_free = j->qd;
-	ret = ring_init(e, j->qd);
-	if (ret == 0)
+	/* one entry more than the requests: the wake-up timer */
+	ret = ring_init(e, j->qd + 1);
+	if (ret == 0) {
 		/* Pinning once saves a page walk per request; without it reads still work
 		 * (RLIMIT_MEMLOCK can refuse it). */
 		e->res->fixed_buffers = io_uring_register_buffers(&e->ring, iov, j->qd) == 0;
+		/* Likewise the file: no reference taken and dropped per request. */
+		e->fixed_file = io_uring_register_files(&e->ring, &j->fd, 1) == 0;
+	}
 	free(iov);
 	return ret;
 }
@@ -374,8 +419,8 @@ int ps_uio_read(const struct ps_uio_job *j, struct ps_uio_result *res)
 	for (;;) {
 		struct __kernel_timespec ts;
 		struct io_uring_cqe *cqe;
-		unsigned int head, seen = 0;
-		uint64_t t;
+		unsigned int head, seen = 0, queued_from = e.n_free;
+		uint64_t t, deadline;
 
 		while (issuing && !e.fatal && left > 0 && e.n_free > 0) {
 			unsigned int idx = e.free_slots[e.n_free - 1];
@@ -393,8 +438,7 @@ int ps_uio_read(const struct ps_uio_job *j, struct ps_uio_result *res)
 			want = (cover + PS_UIO_ALIGN - 1) / PS_UIO_ALIGN * PS_UIO_ALIGN;
 			if (want > j->bs)
 				want = j->bs;
-			*s = (struct slot){
-			    .off = pos, .len = (unsigned int)want, .t0 = j->lat ? now_ns() : 0};
+			*s = (struct slot){.off = pos, .len = (unsigned int)want};
 			if (queue_slot(&e, idx) < 0) {
 				e.fatal = -EBUSY;
 				break;
@@ -408,17 +452,32 @@ int ps_uio_read(const struct ps_uio_job *j, struct ps_uio_result *res)
 		}
 		if (e.inflight == 0)
 			break;
-		/* Wake in time for the next stop check and the end of the time budget,
-		 * however slow the drive. */
 		t = now_ns();
-		wait = last_check + check_ns > t ? last_check + check_ns - t : 0;
-		if (budget_ns && issuing && start + budget_ns - t < wait)
-			wait = start + budget_ns > t ? start + budget_ns - t : 0;
-		if (wait < 1000000)
-			wait = 1000000;
-		ts.tv_sec = (long long)(wait / 1000000000ULL);
-		ts.tv_nsec = (long long)(wait % 1000000000ULL);
-		ret = io_uring_submit_and_wait_timeout(&e.ring, &cqe, 1, &ts, NULL);
+		/* One clock read for the batch about to be submitted (the requests just
+		 * popped from free_slots): a latency runs from here to its reaping. */
+		for (unsigned int i = e.n_free; i < queued_from; i++)
+			e.slots[e.free_slots[i]].t0 = t;
+		/* Wake in time for the next stop check and the end of the time budget,
+		 * however slow the drive (at least 1 ms ahead). */
+		deadline = last_check + check_ns;
+		if (budget_ns && issuing && start + budget_ns < deadline)
+			deadline = start + budget_ns;
+		if (deadline < t + 1000000)
+			deadline = t + 1000000;
+		if (e.timer_per_wait) {
+			wait = deadline - t;
+			ts.tv_sec = (long long)(wait / 1000000000ULL);
+			ts.tv_nsec = (long long)(wait % 1000000000ULL);
+			ret = io_uring_submit_and_wait_timeout(&e.ring, &cqe, 1, &ts, NULL);
+		} else {
+			if (!e.timer_armed && arm_timer(&e, deadline) < 0) {
+				e.fatal = -EBUSY;
+				issuing = false;
+			}
+			/* One completion wakes it: a latency is read when its request is
+			 * reaped, so waiting for a batch would add to the first ones. */
+			ret = io_uring_submit_and_wait(&e.ring, 1);
+		}
 		if (ret < 0 && ret != -ETIME && ret != -EINTR && ret != -EAGAIN && ret != -EBUSY) {
 			/* The ring itself failed: requests in flight cannot be reaped safely,
 			 * so the buffers are leaked with the ring's memory rather than reused. */
@@ -433,23 +492,31 @@ int ps_uio_read(const struct ps_uio_job *j, struct ps_uio_result *res)
 		t = now_ns();
 		io_uring_for_each_cqe(&e.ring, head, cqe)
 		{
-			complete(&e, (unsigned int)io_uring_cqe_get_data64(cqe), cqe->res, t);
+			uint64_t tag = io_uring_cqe_get_data64(cqe);
+
+			if (tag == TIMER_TAG) {
+				timer_done(&e, cqe->res);
+			} else {
+				complete(&e, (unsigned int)tag, cqe->res, t);
+				last_done = t;
+			}
 			seen++;
 		}
 		io_uring_cq_advance(&e.ring, seen);
-		if (seen)
-			last_done = t;
 		if (budget_ns && t - start >= budget_ns && left > 0 && issuing) {
 			issuing = false;
 			res->time_up = true;
 		}
-		if (j->should_stop && issuing && t - last_check >= check_ns) {
+		/* The check period runs on without a should_stop too: it paces the timer. */
+		if (t - last_check >= check_ns) {
 			last_check = t;
-			if (j->progress)
-				j->progress(j->stop_arg, res->bytes);
-			if (j->should_stop(j->stop_arg)) {
-				issuing = false;
-				res->stopped = true;
+			if (j->should_stop && issuing) {
+				if (j->progress)
+					j->progress(j->stop_arg, res->bytes);
+				if (j->should_stop(j->stop_arg)) {
+					issuing = false;
+					res->stopped = true;
+				}
 			}
 		}
 		if (e.fatal || res->eof)

@@ -3,7 +3,7 @@
 #ifndef PS_IO_URING_IO_H
 #define PS_IO_URING_IO_H
 
-#include "engines/io/stats.h"
+#include "lib/stats.h"
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -3,7 +3,7 @@
  * sysfs's cacheinfo (what CPUID leaf 4 or 0x8000001D told the kernel).
  */
 #include "engines/mem/mem.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <ctype.h>
 #include <errno.h>

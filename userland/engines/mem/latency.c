@@ -8,7 +8,7 @@
  * larger sizes measure the memory rather than the TLB.
  */
 #include "engines/mem/mem.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <math.h>

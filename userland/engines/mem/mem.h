@@ -48,8 +48,23 @@ struct ps_mem_result {
 	bool aborted;
 };
 
-/* 0, or -ENOMEM (arrays, threads) / -EINVAL. */
+/* Every kernel o->reps times (each within o->time_budget_s after two): 0, or -ENOMEM
+ * (arrays, threads) / -EINVAL. make bench's way; the memory step repeats passes under
+ * the noise rule with the three calls below. */
 int ps_mem_stream(const struct ps_mem_opts *o, struct ps_mem_result *r);
+
+/*
+ * The arrays and their threads, first-touched (r: threads, array_bytes,
+ * first_touch_s; o: threads and array_bytes only); then one timed pass of a
+ * kernel at a time, in STREAM's order (copy, scale, add, triad: each kernel's
+ * passes before the next kernel's), its GB/s; close checks what the arrays
+ * hold against the passes that ran (true: verified) and frees everything.
+ */
+struct ps_mem_stream;
+int ps_mem_stream_open(const struct ps_mem_opts *o, struct ps_mem_stream **s,
+		       struct ps_mem_result *r);
+double ps_mem_stream_pass(struct ps_mem_stream *s, enum ps_mem_kernel k);
+bool ps_mem_stream_close(struct ps_mem_stream *s);
 
 /*
  * How large each of the three arrays is: 4x the machine's last-level caches

@@ -135,7 +135,7 @@ const char *ps_mt_dimm_of(const struct ps_memory *m, const struct ps_edac *befor
 		return "edac_only_dimm";
 	}
 	for (size_t i = 0; m && i < m->n_dimms; i++) {
-		if (m->dimms[i].d.populated) {
+		if (m->dimms[i].d.populated && m->dimms[i].ram) {
 			populated++;
 			slot = &m->dimms[i];
 		}

@@ -7,7 +7,7 @@
  * (reads plus writes, no write-allocate), 10^9 bytes/s.
  */
 #include "engines/mem/mem.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <math.h>
@@ -260,25 +260,51 @@ uint64_t ps_mem_array_size(uint64_t llc_total, int64_t avail, uint64_t *want, ui
 	return array;
 }
 
-int ps_mem_stream(const struct ps_mem_opts *o, struct ps_mem_result *r)
+/* The arrays and their threads between open and close. */
+struct ps_mem_stream {
+	struct shared sh;
+	struct worker *w;
+	unsigned int started;
+	unsigned int runs[PS_MEM_KERNELS];
+	void *map;
+	size_t map_len;
+	bool synced; /* the gates' mutexes and conditions exist */
+};
+
+static void stream_free(struct ps_mem_stream *s)
 {
-	struct shared sh = {0};
-	struct worker *w = NULL;
-	unsigned int cpus = ps_mem_cpus(), threads = o->threads ? o->threads : cpus, done = 0;
-	unsigned int runs[PS_MEM_KERNELS] = {0}, started = 0;
+	if (s->synced) {
+		pthread_mutex_destroy(&s->sh.start.m);
+		pthread_cond_destroy(&s->sh.start.c);
+		pthread_mutex_destroy(&s->sh.done.m);
+		pthread_cond_destroy(&s->sh.done.c);
+	}
+	free(s->w);
+	if (s->map && s->map != MAP_FAILED)
+		munmap(s->map, s->map_len);
+	free(s);
+}
+
+int ps_mem_stream_open(const struct ps_mem_opts *o, struct ps_mem_stream **out,
+		       struct ps_mem_result *r)
+{
+	struct ps_mem_stream *s;
+	unsigned int cpus = ps_mem_cpus(), threads = o->threads ? o->threads : cpus;
 	size_t bytes;
 	cpu_set_t set;
-	int err = 0, cpu = -1;
-	void *map = MAP_FAILED;
-	size_t map_len = 0;
+	int cpu = -1;
 
+	*out = NULL;
 	memset(r, 0, sizeof(*r));
-	if (o->array_bytes < 8 * 64 || o->reps == 0 || o->reps > PS_MEM_MAX_REPS)
+	if (o->array_bytes < 8 * 64)
 		return -EINVAL;
-	sh.n = o->array_bytes / sizeof(double);
-	if (threads > sh.n / 64)
-		threads = (unsigned int)(sh.n / 64) ? (unsigned int)(sh.n / 64) : 1;
-	bytes = sh.n * sizeof(double);
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	s->sh.n = o->array_bytes / sizeof(double);
+	if (threads > s->sh.n / 64)
+		threads = (unsigned int)(s->sh.n / 64) ? (unsigned int)(s->sh.n / 64) : 1;
+	bytes = s->sh.n * sizeof(double);
 	/* not touched here: each worker's first write places its own pages */
 	/*
 	 * One mapping, the arrays a page and two cache lines apart beyond
@@ -287,24 +313,23 @@ int ps_mem_stream(const struct ps_mem_opts *o, struct ps_mem_result *r)
 	 * under QEMU's TCG collide in its direct-mapped soft TLB on every
 	 * access.
 	 */
-	map_len = 3 * bytes + 2 * ARRAY_SKEW;
-	map = mmap(NULL, map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (map != MAP_FAILED) {
-		sh.a = map;
-		sh.b = (double *)((char *)map + bytes + ARRAY_SKEW);
-		sh.c = (double *)((char *)map + 2 * (bytes + ARRAY_SKEW));
+	s->map_len = 3 * bytes + 2 * ARRAY_SKEW;
+	s->map = mmap(NULL, s->map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	s->w = calloc(threads, sizeof(*s->w));
+	if (s->map == MAP_FAILED || !s->w) {
+		stream_free(s);
+		return -ENOMEM;
 	}
-	w = calloc(threads, sizeof(*w));
-	if (map == MAP_FAILED || !w) {
-		err = -ENOMEM;
-		goto out;
-	}
-	pthread_mutex_init(&sh.start.m, NULL);
-	pthread_cond_init(&sh.start.c, NULL);
-	pthread_mutex_init(&sh.done.m, NULL);
-	pthread_cond_init(&sh.done.c, NULL);
-	sh.start.count = sh.done.count = threads + 1;
-	sh.threads = threads;
+	s->sh.a = s->map;
+	s->sh.b = (double *)((char *)s->map + bytes + ARRAY_SKEW);
+	s->sh.c = (double *)((char *)s->map + 2 * (bytes + ARRAY_SKEW));
+	pthread_mutex_init(&s->sh.start.m, NULL);
+	pthread_cond_init(&s->sh.start.c, NULL);
+	pthread_mutex_init(&s->sh.done.m, NULL);
+	pthread_cond_init(&s->sh.done.c, NULL);
+	s->synced = true;
+	s->sh.start.count = s->sh.done.count = threads + 1;
+	s->sh.threads = threads;
 	if (sched_getaffinity(0, sizeof(set), &set) < 0)
 		CPU_ZERO(&set);
 	for (unsigned int i = 0; i < threads; i++) {
@@ -312,24 +337,63 @@ int ps_mem_stream(const struct ps_mem_opts *o, struct ps_mem_result *r)
 		do
 			cpu++;
 		while (cpu < CPU_SETSIZE && !CPU_ISSET(cpu, &set));
-		w[i] = (struct worker){.sh = &sh, .index = i, .cpu = cpu < CPU_SETSIZE ? cpu : -1};
-		if (pthread_create(&w[i].tid, NULL, worker_main, &w[i]))
+		s->w[i] =
+		    (struct worker){.sh = &s->sh, .index = i, .cpu = cpu < CPU_SETSIZE ? cpu : -1};
+		if (pthread_create(&s->w[i].tid, NULL, worker_main, &s->w[i]))
 			break;
-		started++;
+		s->started++;
 	}
-	if (!started) {
-		err = -EAGAIN;
-		goto out_sync;
+	if (!s->started) {
+		stream_free(s);
+		return -EAGAIN;
 	}
-	if (started < threads) {
+	if (s->started < threads) {
 		/* fewer threads than asked: the gates wait for those that run */
-		sh.threads = started;
-		gate_size(&sh.start, started + 1);
-		gate_size(&sh.done, started + 1);
+		s->sh.threads = s->started;
+		gate_size(&s->sh.start, s->started + 1);
+		gate_size(&s->sh.done, s->started + 1);
 	}
-	r->threads = started;
+	r->threads = s->started;
 	r->array_bytes = bytes;
-	r->first_touch_s = pass(&sh, w, started, OP_TOUCH);
+	r->first_touch_s = pass(&s->sh, s->w, s->started, OP_TOUCH);
+	*out = s;
+	return 0;
+}
+
+double ps_mem_stream_pass(struct ps_mem_stream *s, enum ps_mem_kernel k)
+{
+	double t = pass(&s->sh, s->w, s->started, k);
+
+	s->runs[k]++;
+	return t > 0 ? (double)ps_mem_kernel_bytes(k) * (double)s->sh.n / t / 1e9 : NAN;
+}
+
+bool ps_mem_stream_close(struct ps_mem_stream *s)
+{
+	bool ok;
+
+	if (!s)
+		return false;
+	ok = verify(&s->sh, s->runs);
+	s->sh.op = OP_EXIT;
+	gate_wait(&s->sh.start);
+	for (unsigned int i = 0; i < s->started; i++)
+		pthread_join(s->w[i].tid, NULL);
+	stream_free(s);
+	return ok;
+}
+
+int ps_mem_stream(const struct ps_mem_opts *o, struct ps_mem_result *r)
+{
+	struct ps_mem_stream *s;
+	unsigned int done = 0;
+	int err;
+
+	if (o->reps == 0 || o->reps > PS_MEM_MAX_REPS)
+		return -EINVAL;
+	err = ps_mem_stream_open(o, &s, r);
+	if (err < 0)
+		return err;
 	for (int k = 0; k < PS_MEM_KERNELS && !r->aborted; k++) {
 		struct ps_mem_kernel_result *kr = &r->k[k];
 		double t_start = ps_mono_now();
@@ -337,16 +401,11 @@ int ps_mem_stream(const struct ps_mem_opts *o, struct ps_mem_result *r)
 		if (o->kernels && !(o->kernels & 1u << k))
 			continue;
 		for (unsigned int i = 0; i < o->reps; i++) {
-			double s;
-
 			if (o->should_stop && o->should_stop(o->stop_arg)) {
 				r->aborted = true;
 				break;
 			}
-			s = pass(&sh, w, started, k);
-			runs[k]++;
-			kr->runs_gbps[kr->n++] =
-			    s > 0 ? (double)ps_mem_kernel_bytes(k) * (double)sh.n / s / 1e9 : NAN;
+			kr->runs_gbps[kr->n++] = ps_mem_stream_pass(s, (enum ps_mem_kernel)k);
 			if (kr->runs_gbps[kr->n - 1] > kr->best_gbps)
 				kr->best_gbps = kr->runs_gbps[kr->n - 1];
 			if (o->progress)
@@ -355,19 +414,6 @@ int ps_mem_stream(const struct ps_mem_opts *o, struct ps_mem_result *r)
 				break;
 		}
 	}
-	r->verified = !r->aborted && verify(&sh, runs);
-	sh.op = OP_EXIT;
-	gate_wait(&sh.start);
-	for (unsigned int i = 0; i < started; i++)
-		pthread_join(w[i].tid, NULL);
-out_sync:
-	pthread_mutex_destroy(&sh.start.m);
-	pthread_cond_destroy(&sh.start.c);
-	pthread_mutex_destroy(&sh.done.m);
-	pthread_cond_destroy(&sh.done.c);
-out:
-	free(w);
-	if (map != MAP_FAILED)
-		munmap(map, map_len);
-	return err;
+	r->verified = ps_mem_stream_close(s) && !r->aborted;
+	return 0;
 }

@@ -1,11 +1,12 @@
 /* cost.c - CPU per core and the ports' interrupts over one measurement, through
- * the load sampler's own /proc parsers (record/proc_decode.h). */
+ * the load sampler's own /proc parsers (decode/proc.h). */
 #include "engines/net/cost.h"
-#include "core/util.h"
-#include "record/proc_decode.h"
-#include "report/json.h"
+#include "lib/util.h"
+#include "decode/proc.h"
+#include "lib/json.h"
 
 #include <dirent.h>
+#include <math.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,7 +94,7 @@ void ps_cost_compute(const struct ps_cost_snap *a, const struct ps_cost_snap *b,
 
 	memset(out, 0, sizeof(*out));
 	out->busiest_cpu = out->irq_cpu = -1;
-	out->irqs_per_s = -1;
+	out->irqs_per_s = NAN;
 	if (!a->ok || !b->ok || b->t <= a->t)
 		return;
 	out->seconds = b->t - a->t;
@@ -175,21 +176,20 @@ void ps_cost_end(struct ps_cost *c, struct ps_cost_result *out)
 	ps_cost_compute(&c->a, &c->b, c->nirqs, out);
 }
 
+static const struct ps_field cost_f[] = {
+    PS_FIELD(struct ps_cost_result, busiest_pct, "busiest_core_pct", .unit = "%", .decimals = 1),
+    PS_FIELD(struct ps_cost_result, busiest_cpu, "busiest_core"),
+    PS_FIELD(struct ps_cost_result, busiest_softirq_pct, "busiest_core_softirq_pct", .unit = "%",
+	     .decimals = 1),
+    PS_FIELD(struct ps_cost_result, total_pct, "all_cores_pct", .unit = "%", .decimals = 1),
+    PS_FIELD(struct ps_cost_result, ncpus, "cores"),
+    PS_FIELD(struct ps_cost_result, irqs_per_s, "port_irqs_per_s", .flags = PS_FLD_NULL),
+    PS_FIELD(struct ps_cost_result, irq_cpu, "irq_core", .flags = PS_FLD_NULL),
+    PS_FIELD(struct ps_cost_result, cpu_bound, "cpu_bound"),
+};
+const struct ps_fields ps_cost_fields = PS_FIELDS(struct ps_cost_result, cost_f);
+
 json_object *ps_cost_json(const struct ps_cost_result *r)
 {
-	json_object *o;
-
-	if (!r->known)
-		return NULL;
-	o = json_object_new_object();
-	ps_json_set_num(o, "busiest_core_pct", r->busiest_pct, 1);
-	ps_json_set(o, "busiest_core", json_object_new_int(r->busiest_cpu));
-	ps_json_set_num(o, "busiest_core_softirq_pct", r->busiest_softirq_pct, 1);
-	ps_json_set_num(o, "all_cores_pct", r->total_pct, 1);
-	ps_json_set(o, "cores", json_object_new_int(r->ncpus));
-	ps_json_set(o, "port_irqs_per_s",
-		    r->irqs_per_s >= 0 ? ps_json_new_num(r->irqs_per_s, 0) : NULL);
-	ps_json_set(o, "irq_core", r->irq_one_cpu ? json_object_new_int(r->irq_cpu) : NULL);
-	ps_json_set(o, "cpu_bound", json_object_new_boolean(r->cpu_bound));
-	return o;
+	return r->known ? ps_fields_json(&ps_cost_fields, r) : NULL;
 }

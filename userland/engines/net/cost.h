@@ -7,6 +7,8 @@
 #ifndef PS_NET_COST_H
 #define PS_NET_COST_H
 
+#include "lib/fields.h"
+
 #include <json-c/json.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -44,7 +46,7 @@ struct ps_cost_result {
 	double busiest_softirq_pct; /* of that core: time in softirq (the network stack) */
 	double total_pct;	    /* all cores together */
 	int ncpus;
-	double irqs_per_s; /* of the watched lines, -1 when none watched */
+	double irqs_per_s; /* of the watched lines, NAN when none watched */
 	bool irq_one_cpu;  /* every watched line was served by one and the same CPU */
 	int irq_cpu;	   /* that CPU, -1 */
 	bool cpu_bound;	   /* busiest_pct >= PS_COST_CPU_BOUND_PCT */
@@ -64,7 +66,9 @@ void ps_cost_parse(const char *stat, size_t stat_len, const char *intr, size_t i
 void ps_cost_begin(struct ps_cost *c);
 void ps_cost_end(struct ps_cost *c, struct ps_cost_result *out);
 
-/* The result as the report holds it ({"busiest_core_pct": .., ...}), or NULL when unknown. */
+/* The result as the report holds it ({"busiest_core_pct": .., ...}): its field table. */
+extern const struct ps_fields ps_cost_fields;
+/* The result as JSON, or NULL when unknown. */
 json_object *ps_cost_json(const struct ps_cost_result *r);
 
 #endif

@@ -1,7 +1,7 @@
 /* iperf_pair.c - libiperf TCP runs: server and client in child processes (each
  * in its namespace), results back through a pipe as libiperf's JSON. */
 #include "engines/net/iperf_pair.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,7 +1,7 @@
 /* nbd.c - the NBD newstyle handshake, the kernel's client through generic netlink,
  * and the serving side: a brd RAM disk exported by Debian's nbd-server. */
 #include "engines/net/nbd.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "engines/net/netns.h"
 
 #include <errno.h>

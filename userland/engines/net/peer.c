@@ -1,8 +1,8 @@
 /* peer.c - finding a stick in server mode (discovery broadcast), answering as one,
  * and addressing the port that faces it (static, udhcpc, link-local). */
 #include "engines/net/peer.h"
-#include "core/util.h"
-#include "report/json.h"
+#include "lib/util.h"
+#include "lib/json.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -359,21 +359,9 @@ struct in_addr ps_link_local_for(const unsigned char *mac)
 	return a;
 }
 
-static int mask_prefix(struct in_addr m)
-{
-	uint32_t v = ntohl(m.s_addr);
-	int n = 0;
-
-	while (v & 0x80000000u) {
-		n++;
-		v <<= 1;
-	}
-	return v ? -1 : n;
-}
-
 int ps_dhcp_parse_lease(const char *line, struct ps_net_addr *out)
 {
-	char ip[64] = "", subnet[64] = "", mask[64] = "", router[64] = "";
+	char ip[64] = "", subnet[64] = "", mask[64] = "", router[64] = "", dns[64] = "";
 	const char *p = strstr(line, "lease ");
 
 	memset(out, 0, sizeof(*out));
@@ -396,6 +384,8 @@ int ps_dhcp_parse_lease(const char *line, struct ps_net_addr *out)
 				dst = mask;
 			else if (klen == 6 && !strncmp(p, "router", 6))
 				dst = router;
+			else if (klen == 3 && !strncmp(p, "dns", 3))
+				dst = dns;
 			if (dst)
 				snprintf(dst, 64, "%.*s",
 					 (int)(n - klen - 1 < 63 ? n - klen - 1 : 63), eq + 1);
@@ -412,11 +402,13 @@ int ps_dhcp_parse_lease(const char *line, struct ps_net_addr *out)
 	if (out->prefix < 1 || out->prefix > 32) {
 		struct in_addr m;
 
-		out->prefix = inet_pton(AF_INET, subnet, &m) == 1 ? mask_prefix(m) : -1;
+		out->prefix =
+		    inet_pton(AF_INET, subnet, &m) == 1 ? ps_netmask_len(ntohl(m.s_addr)) : -1;
 	}
 	if (out->prefix < 1)
 		return -EINVAL;
 	out->has_gw = router[0] && inet_pton(AF_INET, router, &out->gw) == 1;
+	out->has_dns = dns[0] && inet_pton(AF_INET, dns, &out->dns) == 1;
 	snprintf(out->how, sizeof(out->how), "dhcp");
 	return 0;
 }
@@ -425,7 +417,8 @@ int ps_dhcp_parse_lease(const char *line, struct ps_net_addr *out)
 static const char dhcp_script[] =
     "#!/bin/sh\n"
     "# written by probestick: print the lease, change nothing\n"
-    "case $1 in bound|renew) echo \"lease ip=$ip subnet=$subnet mask=$mask router=$router\" "
+    "case $1 in bound|renew) echo \"lease ip=$ip subnet=$subnet mask=$mask router=$router "
+    "dns=$dns\" "
     ";; esac\n"
     "exit 0\n";
 
@@ -630,10 +623,10 @@ static bool pick_address(struct ps_peer_link *pl, struct ps_port *p, struct ps_p
 }
 
 int ps_peer_link_open(struct ps_peer_link *pl, const struct ps_inventory *inv,
-		      const struct ps_config *cfg, const char *only, json_object *restored,
+		      const struct ps_net_want *want, const char *only, json_object *restored,
 		      bool (*should_stop)(void *arg), void *stop_arg)
 {
-	struct ps_net_spec net;
+	struct ps_net_spec net = {0};
 	struct in_addr named = {0};
 	int named_port = 0, ret;
 	bool reach[PS_PORTS_MAX * PS_PORTS_MAX] = {false}, local[PS_PORTS_MAX] = {false};
@@ -645,10 +638,11 @@ int ps_peer_link_open(struct ps_peer_link *pl, const struct ps_inventory *inv,
 	pl->port = -1;
 	pl->tried = json_object_new_array();
 	ps_peer_info_init(&pl->peer);
-	if (ps_net_spec_parse(cfg ? cfg->net : "", &net, why, sizeof(why)) < 0)
-		memset(&net, 0, sizeof(net));
-	if (cfg && cfg->peer[0])
-		ps_peer_spec_parse(cfg->peer, &named, &named_port, why, sizeof(why));
+	if (want) {
+		net = want->net;
+		named = want->peer;
+		named_port = want->peer_port;
+	}
 	if (!only && inv) {
 		/* What an earlier step of this plan learned: ports cabled to each other face
 		 * no peer, and ports without link at the start have no cable. */

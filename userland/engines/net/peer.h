@@ -9,8 +9,8 @@
 #ifndef PS_NET_PEER_H
 #define PS_NET_PEER_H
 
-#include "core/config.h"
 #include "engines/net/netns.h"
+#include "engines/net/spec.h"
 
 #include <netinet/in.h>
 #include <stdbool.h>
@@ -78,11 +78,11 @@ int ps_disc_serve_one(int fd, const struct ps_peer_info *self,
 /* ---- the port's address ---- */
 
 struct ps_net_addr {
-	struct in_addr addr, gw;
+	struct in_addr addr, gw, dns;
 	int prefix;
-	bool has_gw;
-	char how[16]; /* "static", "dhcp", "link-local" */
-	char txt[24]; /* "192.168.1.50/24" */
+	bool has_gw, has_dns; /* dns: the lease's first DNS server */
+	char how[16];	      /* "static", "dhcp", "link-local" */
+	char txt[24];	      /* "192.168.1.50/24" */
 };
 
 /* The link-local address of a MAC: 169.254.(1 + mac[4] % 254).mac[5]. Pure. */
@@ -98,7 +98,8 @@ int ps_net_configure(int ns_fd, struct ps_rtnl *r, const char *ifname, int ifind
 		     const unsigned char *mac, const struct ps_net_spec *spec, double dhcp_s,
 		     struct ps_net_addr *out, char *why, size_t whylen);
 
-/* A lease line udhcpc's script printed ("lease ip=A subnet=M router=R"): 0, or -EINVAL. Pure. */
+/* A lease line udhcpc's script printed ("lease ip=A subnet=M router=R dns=D"): 0, or -EINVAL.
+ * Pure. */
 int ps_dhcp_parse_lease(const char *line, struct ps_net_addr *out);
 
 /* Same subnet? Pure. */
@@ -125,13 +126,13 @@ struct ps_peer_link {
 /*
  * Find the peer: every free port into its namespace, ports cabled to each
  * other left out (probe frame), then each port with link in turn gets its
- * address (cfg->net) and asks for cfg->peer (a hello, then iperf3's TCP
- * port) or, without one, sends the discovery broadcast. The first port
+ * address (want->net) and asks for want->peer (a hello, then iperf3's TCP
+ * port) or, without one, sends the discovery broadcast; want NULL: auto, discover. The first port
  * that reaches it is pl->port. 0 (pl->port -1 when none, with why) or
  * -errno. ps_peer_link_close puts every port back.
  */
 int ps_peer_link_open(struct ps_peer_link *pl, const struct ps_inventory *inv,
-		      const struct ps_config *cfg, const char *only, json_object *restored,
+		      const struct ps_net_want *want, const char *only, json_object *restored,
 		      bool (*should_stop)(void *arg), void *stop_arg);
 void ps_peer_link_close(struct ps_peer_link *pl);
 /* The peer as the report holds it: address, iperf_port, found_by, probestick, name, ... */

@@ -1,7 +1,7 @@
 /* pmtu.c - path MTU by DF datagrams and a binary search: probestick's UDP echo
  * service (both directions) and ICMP echo (forward) against any host. */
 #include "engines/net/pmtu.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "engines/net/netns.h"
 
 #include <arpa/inet.h>

@@ -3,7 +3,7 @@
  * everything put back: the shared ground of the port-to-port and peer steps.
  */
 #include "engines/net/ports.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -214,18 +214,49 @@ void ps_ports_cabling_reset(void)
 
 /* ------------------------------------------------------------------ ports -- */
 
+static const struct ps_field put_back_f[] = {
+    PS_FIELD(struct ps_put_back, port, "port"),
+    PS_FIELD(struct ps_put_back, setting, "setting"),
+    PS_FIELD(struct ps_put_back, was, "was", .flags = PS_FLD_NULL),
+    PS_FIELD(struct ps_put_back, now, "now", .flags = PS_FLD_NULL),
+    PS_FIELD(struct ps_put_back, restored, "restored"),
+};
+const struct ps_fields ps_put_back_fields = PS_FIELDS(struct ps_put_back, put_back_f);
+
+static void put_back_fill(struct ps_put_back *r, const char *port, const char *setting,
+			  const char *was, const char *now)
+{
+	memset(r, 0, sizeof(*r));
+	snprintf(r->port, sizeof(r->port), "%s", port ? port : "");
+	snprintf(r->setting, sizeof(r->setting), "%s", setting ? setting : "");
+	snprintf(r->was, sizeof(r->was), "%s", was ? was : "");
+	snprintf(r->now, sizeof(r->now), "%s", now ? now : "");
+	r->restored = was && now && strcmp(was, now) == 0;
+}
+
+void ps_put_back_add(struct ps_put_back *rows, size_t *n, size_t max, const char *port,
+		     const char *setting, const char *was, const char *now)
+{
+	if (*n < max)
+		put_back_fill(&rows[(*n)++], port, setting, was, now);
+}
+
 void ps_restored_row(json_object *restored, const char *port, const char *setting, const char *was,
 		     const char *now)
 {
-	json_object *o = json_object_new_object();
+	struct ps_put_back r;
 
-	json_object_object_add(o, "port", json_object_new_string(port));
-	json_object_object_add(o, "setting", json_object_new_string(setting));
-	json_object_object_add(o, "was", was ? json_object_new_string(was) : NULL);
-	json_object_object_add(o, "now", now ? json_object_new_string(now) : NULL);
-	json_object_object_add(o, "restored",
-			       json_object_new_boolean(was && now && strcmp(was, now) == 0));
-	json_object_array_add(restored, o);
+	put_back_fill(&r, port, setting, was, now);
+	json_object_array_add(restored, ps_fields_json(&ps_put_back_fields, &r));
+}
+
+/* What ps_ports_close put back: typed, and for a step that still writes JSON, there too. */
+static void put_back(struct ps_ports *ps, const char *port, const char *setting, const char *was,
+		     const char *now)
+{
+	ps_put_back_add(ps->put_back, &ps->n_put_back, PS_PUT_BACK_MAX, port, setting, was, now);
+	if (ps->restored)
+		ps_restored_row(ps->restored, port, setting, was, now);
 }
 
 /* Ports the machine is managed through stay alone (CLI use on an installed system). */
@@ -692,7 +723,7 @@ void ps_ports_close(struct ps_ports *ps)
 				 "%s did not come back from its test namespace within %.0f s (%s): "
 				 "reboot before using this port",
 				 p->name, RESTORE_S, strerror(-ret));
-			ps_restored_row(ps->restored, p->name, "namespace", "initial", NULL);
+			put_back(ps, p->name, "namespace", "initial", NULL);
 			continue;
 		}
 		if (strcmp(l.name, p->name) != 0)
@@ -711,15 +742,14 @@ void ps_ports_close(struct ps_ports *ps)
 		if (p->carrier_changes_before >= 0 && after > p->carrier_changes_before)
 			ps_port_ledger_add(mac, p->name, after - p->carrier_changes_before);
 		ret = ps_rtnl_link_find(&ps->home_r, l.name, NULL, 0, &l);
-		ps_restored_row(ps->restored, p->name, "namespace", "initial",
-				ret == 0 ? "initial" : NULL);
+		put_back(ps, p->name, "namespace", "initial", ret == 0 ? "initial" : NULL);
 		snprintf(was, sizeof(was), "%u", p->orig_mtu);
 		snprintf(now, sizeof(now), "%u", l.mtu);
-		ps_restored_row(ps->restored, p->name, "mtu", was, ret == 0 ? now : NULL);
-		ps_restored_row(ps->restored, p->name, "up", p->orig_up ? "up" : "down",
-				ret < 0		   ? NULL
-				: l.flags & IFF_UP ? "up"
-						   : "down");
+		put_back(ps, p->name, "mtu", was, ret == 0 ? now : NULL);
+		put_back(ps, p->name, "up", p->orig_up ? "up" : "down",
+			 ret < 0	    ? NULL
+			 : l.flags & IFF_UP ? "up"
+					    : "down");
 		if (!p->restore_error[0] &&
 		    (ret < 0 || l.mtu != p->orig_mtu || !!(l.flags & IFF_UP) != p->orig_up))
 			snprintf(p->restore_error, sizeof(p->restore_error),

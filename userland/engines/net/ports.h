@@ -11,6 +11,7 @@
 #include "engines/net/netns.h"
 #include "engines/net/pairing.h"
 #include "hw/inventory.h"
+#include "lib/fields.h"
 
 #include <json-c/json.h>
 #include <net/if.h>
@@ -40,6 +41,18 @@ enum ps_port_skip {
 	PS_PORT_SETUP,	    /* moving it into a namespace or bringing it up failed */
 	PS_PORT_NO_LINK,    /* no carrier within the wait */
 };
+
+/* One setting put back after a step: the port, the setting, what it was and is now. */
+struct ps_put_back {
+	char port[40];	  /* a port's name, or another device the step changed (nbd0) */
+	char setting[24]; /* "namespace", "mtu", "up", a coalescing knob */
+	char was[32];	  /* "" unknown */
+	char now[32];	  /* "" when it could not be read back */
+	bool restored;	  /* now is was */
+};
+#define PS_PUT_BACK_MAX (PS_PORTS_MAX * 8)
+/* Its field table: the rows of a step's "restored" (engines/net/session.h shows them). */
+extern const struct ps_fields ps_put_back_fields;
 
 struct ps_port {
 	char name[IF_NAMESIZE];
@@ -77,7 +90,9 @@ struct ps_ports {
 		char why[200];
 	} left[PS_PORTS_MAX];
 	size_t n_left;
-	json_object *restored; /* rows {port, setting, was, now, restored}: what was put back */
+	json_object *restored; /* a step without a result table: the same rows as JSON, or NULL */
+	struct ps_put_back put_back[PS_PUT_BACK_MAX]; /* what ps_ports_close put back */
+	size_t n_put_back;
 	bool (*should_stop)(void *arg);
 	void *stop_arg;
 	bool aborted;
@@ -86,8 +101,9 @@ struct ps_ports {
 /*
  * The free physical ports of inv (only, a comma-separated list of names,
  * or NULL for all; a name need not be in inv: tests use veth), remembered
- * as they are. restored is an array the step owns (its data's "restored").
- * 0 or -errno (no rtnetlink in this namespace).
+ * as they are. What ps_ports_close puts back goes into ps->put_back, and
+ * also into restored when it is not NULL (an array the step owns: its
+ * data's "restored"). 0 or -errno (no rtnetlink in this namespace).
  */
 int ps_ports_open(struct ps_ports *ps, const struct ps_inventory *inv, const char *only,
 		  json_object *restored);
@@ -135,6 +151,9 @@ void ps_ports_close(struct ps_ports *ps);
 /* A row of restored: the setting, what it was and is now, and whether it matches. */
 void ps_restored_row(json_object *restored, const char *port, const char *setting, const char *was,
 		     const char *now);
+/* The same as a typed row at the end of rows[*n] (room for max); was, now NULL: unknown. */
+void ps_put_back_add(struct ps_put_back *rows, size_t *n, size_t max, const char *port,
+		     const char *setting, const char *was, const char *now);
 
 /* ---- the plan's ledger of carrier changes its own steps caused ---- */
 

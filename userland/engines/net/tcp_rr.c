@@ -1,8 +1,8 @@
 /* tcp_rr.c - TCP request/response round trips between two namespaces: a server
  * thread that echoes one byte, a client that times each round trip. */
 #include "engines/net/tcp_rr.h"
-#include "core/util.h"
-#include "engines/io/stats.h"
+#include "lib/util.h"
+#include "lib/stats.h"
 #include "engines/net/netns.h"
 
 #include <arpa/inet.h>

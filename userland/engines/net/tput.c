@@ -1,9 +1,10 @@
 /* tput.c - a throughput row's summary and its 80 %-of-link rule, one home for
  * the port-to-port, peer and aggregate steps. */
 #include "engines/net/tput.h"
-#include "engines/io/stats.h"
-#include "report/json.h"
+#include "lib/stats.h"
+#include "lib/json.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -30,56 +31,73 @@ void ps_tput_row_add(struct ps_tput_row *w, const struct ps_iperf_result *res, b
 	}
 }
 
-json_object *ps_tput_row_json(const struct ps_tput_row *w, int link,
-			      const struct ps_cost_result *cost, bool vm, struct ps_tput_verdict *v)
-{
-	json_object *d = json_object_new_object(), *runs = json_object_new_array();
-	struct ps_run_summary sum = {0};
-	bool have = w->ok > 0 && ps_run_summary(w->mbps, (size_t)w->ok, &sum) == 0;
+static const struct ps_field tput_f[] = {
+    PS_FIELD(struct ps_tput_result, path, "path"),
+    PS_FIELD(struct ps_tput_result, from, "from"),
+    PS_FIELD(struct ps_tput_result, to, "to"),
+    PS_FIELD(struct ps_tput_result, streams, "streams"),
+    PS_FIELD(struct ps_tput_result, mode, "mode",
+	     .names = (const char *const[]){"one way", "both ways", NULL}),
+    PS_FIELD(struct ps_tput_result, mbps, "mbps", .unit = "Mbit/s", .decimals = 1),
+    PS_FIELD(struct ps_tput_result, pct_of_link, "pct_of_link", .unit = "%", .decimals = 1,
+	     .flags = PS_FLD_NULL),
+    PS_FIELD(struct ps_tput_result, retransmits, "retransmits", .flags = PS_FLD_NULL),
+    PS_FIELD(struct ps_tput_result, cpu_sender_pct, "cpu_sender_pct", .unit = "%", .decimals = 1,
+	     .flags = PS_FLD_NULL),
+    PS_FIELD(struct ps_tput_result, cpu_receiver_pct, "cpu_receiver_pct", .unit = "%",
+	     .decimals = 1, .flags = PS_FLD_NULL),
+    PS_FIELD_OBJP(struct ps_tput_result, cost, "cost", &ps_cost_fields),
+    PS_FIELD(struct ps_tput_result, verdict, "verdict", .flags = PS_FLD_NULL),
+    PS_FIELD(struct ps_tput_result, limit, "limit", .flags = PS_FLD_NULL),
+    PS_FIELD(struct ps_tput_result, error, "error", .flags = PS_FLD_OMIT),
+};
+const struct ps_fields ps_tput_result_fields = PS_FIELDS(struct ps_tput_result, tput_f);
 
-	memset(v, 0, sizeof(*v));
-	v->measured = have;
-	v->median = have ? sum.median : -1;
-	v->pct = have && link > 0 ? sum.median * 100.0 / link : -1;
-	v->limit = link > 0 ? link * PS_TPUT_PASS_PCT / 100 : -1;
-	for (int i = 0; i < w->ok; i++)
-		json_object_array_add(runs, ps_json_new_num(w->mbps[i], 1));
-	ps_json_set_str(d, "path", w->path);
-	ps_json_set_str(d, "from", w->from);
-	ps_json_set_str(d, "to", w->to);
-	ps_json_set(d, "streams", json_object_new_int(w->streams));
-	ps_json_set_str(d, "mode", w->mode ? w->mode : "one way");
-	ps_json_set(d, "runs_mbps", runs);
-	ps_json_set(d, "min_mbps", have ? ps_json_new_num(sum.min, 1) : NULL);
-	ps_json_set(d, "median_mbps", have ? ps_json_new_num(sum.median, 1) : NULL);
-	ps_json_set(d, "max_mbps", have ? ps_json_new_num(sum.max, 1) : NULL);
-	/* One run says nothing about spread: unknown, not 0. */
-	ps_json_set(d, "cv_pct", have && w->ok > 1 ? ps_json_new_num(sum.cv_pct, 1) : NULL);
-	ps_json_set(d, "pct_of_link", v->pct >= 0 ? ps_json_new_num(v->pct, 1) : NULL);
-	ps_json_set(d, "retransmits",
-		    have && !w->retr_unknown ? json_object_new_int64(w->retr) : NULL);
-	ps_json_set(d, "cpu_sender_pct",
-		    w->ncpu_s ? ps_json_new_num(w->cpu_s / w->ncpu_s, 1) : NULL);
-	ps_json_set(d, "cpu_receiver_pct",
-		    w->ncpu_r ? ps_json_new_num(w->cpu_r / w->ncpu_r, 1) : NULL);
-	ps_json_set(d, "cost", cost ? ps_cost_json(cost) : NULL);
-	if (w->error[0])
-		ps_json_set_str(d, "error", w->error);
-	if (!have || v->pct < 0) {
-		ps_json_set(d, "verdict", NULL);
-		ps_json_set(d, "limit", NULL);
-		return d;
+void ps_tput_judge(const struct ps_tput_row *w, const struct ps_figure *fig, int link,
+		   const struct ps_cost_result *cost, bool vm, struct ps_tput_result *out,
+		   struct ps_tput_verdict *v)
+{
+	struct ps_figure own;
+	bool have;
+
+	if (!fig) {
+		ps_figure_init(&own);
+		for (int i = 0; i < w->ok; i++)
+			ps_figure_add(&own, w->mbps[i]);
+		ps_figure_finish(&own, NULL);
+		fig = &own;
 	}
+	have = fig->n > 0;
+	memset(v, 0, sizeof(*v));
+	snprintf(out->path, sizeof(out->path), "%s", w->path);
+	out->from = w->from;
+	out->to = w->to;
+	out->streams = w->streams;
+	out->mode = w->mode ? w->mode : "one way";
+	out->mbps = *fig;
+	v->measured = have;
+	v->median = have ? fig->median : -1;
+	v->pct = have && link > 0 ? fig->median * 100.0 / link : -1;
+	v->limit = link > 0 ? link * PS_TPUT_PASS_PCT / 100 : -1;
+	out->pct_of_link = v->pct >= 0 ? v->pct : NAN;
+	out->retransmits = have && !w->retr_unknown ? w->retr : -1;
+	out->cpu_sender_pct = w->ncpu_s ? w->cpu_s / w->ncpu_s : NAN;
+	out->cpu_receiver_pct = w->ncpu_r ? w->cpu_r / w->ncpu_r : NAN;
+	if (cost && cost->known) {
+		out->cost = ps_fields_new(&ps_cost_fields, 1);
+		if (out->cost)
+			*out->cost = *cost;
+	}
+	snprintf(out->error, sizeof(out->error), "%s", w->error);
+	if (!have || v->pct < 0)
+		return;
 	v->judged = true;
 	v->pass = v->pct >= PS_TPUT_PASS_PCT;
-	if (v->pass) {
-		ps_json_set_str(d, "verdict", "pass");
-		ps_json_set(d, "limit", NULL);
-		return d;
-	}
+	out->verdict = v->pass ? "pass" : "warn";
+	if (v->pass)
+		return;
 	v->cpu = cost && cost->known && cost->cpu_bound;
-	ps_json_set_str(d, "verdict", "warn");
-	ps_json_set_str(d, "limit", v->cpu ? "cpu" : "nic or cable");
+	out->limit = v->cpu ? "cpu" : "nic or cable";
 	{
 		char costs[160] = "";
 
@@ -92,8 +110,8 @@ json_object *ps_tput_row_json(const struct ps_tput_row *w, int link,
 		    v->text, sizeof(v->text),
 		    "%s, %d stream%s, %s: median %.0f Mbit/s is %.0f%% of the %d Mbit/s link "
 		    "(rule: at least %.0f%%)%s%s",
-		    w->path, w->streams, w->streams == 1 ? "" : "s", w->mode ? w->mode : "one way",
-		    sum.median, v->pct, link, PS_TPUT_PASS_PCT, costs,
+		    w->path, w->streams, w->streams == 1 ? "" : "s", out->mode, fig->median, v->pct,
+		    link, PS_TPUT_PASS_PCT, costs,
 		    vm ? "; a virtual machine's emulated NIC reports a speed it does not reach: "
 			 "information only"
 		    : v->cpu ? ": the CPU was the ceiling, not the NIC; a faster CPU or more "
@@ -101,5 +119,17 @@ json_object *ps_tput_row_json(const struct ps_tput_row *w, int link,
 			     : ": check the cable, duplex, interrupt coalescing and the PCIe "
 			       "link of both ends");
 	}
-	return d;
+}
+
+json_object *ps_tput_row_json(const struct ps_tput_row *w, int link,
+			      const struct ps_cost_result *cost, bool vm, struct ps_tput_verdict *v)
+{
+	struct ps_tput_result r;
+	json_object *o;
+
+	ps_fields_init(&ps_tput_result_fields, &r);
+	ps_tput_judge(w, NULL, link, cost, vm, &r, v);
+	o = ps_fields_json(&ps_tput_result_fields, &r);
+	ps_fields_free(&ps_tput_result_fields, &r);
+	return o;
 }

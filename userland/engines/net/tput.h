@@ -10,6 +10,8 @@
 
 #include "engines/net/cost.h"
 #include "engines/net/iperf_pair.h"
+#include "lib/fields.h"
+#include "report/view.h"
 
 #include <json-c/json.h>
 #include <stdbool.h>
@@ -40,15 +42,70 @@ struct ps_tput_verdict {
 	char text[400]; /* the finding's message when it did not pass */
 };
 
+/*
+ * A row as the report holds it, typed (ps_tput_result_fields): the path, its
+ * throughput figure (runs, median, spread, extra runs, noisy), its share of
+ * the link, retransmits, libiperf's CPU figures, what it cost the machine,
+ * and the verdict of the 80 % rule with what limited it.
+ */
+struct ps_tput_result {
+	char path[64];
+	const char *from, *to, *mode;
+	int streams;
+	struct ps_figure mbps;
+	double pct_of_link;  /* NAN: the link speed is unknown */
+	int64_t retransmits; /* -1 unknown */
+	double cpu_sender_pct, cpu_receiver_pct;
+	struct ps_cost_result *cost; /* malloc'd, NULL unknown */
+	const char *verdict;	     /* "pass", "warn", NULL not judged */
+	const char *limit;	     /* "cpu", "nic or cable", NULL */
+	char error[256];	     /* a failed run's error, "" none */
+};
+extern const struct ps_fields ps_tput_result_fields;
+
+/*
+ * Judge row w (fig: its figure from the measuring engine, or NULL: from w's
+ * runs) against link_mbps (-1 unknown) into out (ps_fields_init'ed by the
+ * caller) and v; vm: emulated NICs, whose speed is not a promise.
+ */
+void ps_tput_judge(const struct ps_tput_row *w, const struct ps_figure *fig, int link_mbps,
+		   const struct ps_cost_result *cost, bool vm, struct ps_tput_result *out,
+		   struct ps_tput_verdict *v);
+
 /* A run's result into the row (reverse_half: the bidir run's other direction). */
 void ps_tput_row_add(struct ps_tput_row *w, const struct ps_iperf_result *res, bool reverse_half);
 
 /*
- * The row as the report holds it (path, from, to, streams, mode, runs_mbps,
- * min/median/max/cv, pct_of_link, retransmits, cpu_*_pct, cost, verdict,
- * limit), judged against link_mbps (-1 unknown); vm: emulated NICs, whose
- * speed is not a promise, so the text says so.
+ * The standard view columns of a judged row after its figure's
+ * (PS_COL_FIGURE("mbps", ...)): its share of the link, the retransmits, the
+ * busiest core and the ports' interrupts of what it cost, and the verdict.
  */
+#define PS_TPUT_COLS                                                                               \
+	{.path = "/pct_of_link",                                                                   \
+	 .title = "link",                                                                          \
+	 .unit = "%",                                                                              \
+	 .decimals = 0,                                                                            \
+	 .better = PS_BETTER_HIGHER},                                                              \
+	    {.path = "/retransmits",                                                               \
+	     .title = "retr",                                                                      \
+	     .better = PS_BETTER_LOWER,                                                            \
+	     .flags = PS_COL_OPTIONAL},                                                            \
+	    {.path = "/cost/busiest_core_pct",                                                     \
+	     .title = "top core",                                                                  \
+	     .unit = "%",                                                                          \
+	     .decimals = 0,                                                                        \
+	     .better = PS_BETTER_LOWER},                                                           \
+	    {.path = "/cost/port_irqs_per_s",                                                      \
+	     .title = "irq/s",                                                                     \
+	     .decimals = 0,                                                                        \
+	     .better = PS_BETTER_LOWER,                                                            \
+	     .flags = PS_COL_OPTIONAL},                                                            \
+	{                                                                                          \
+		.path = "/verdict", .title = "verdict", .fmt = PS_FMT_STATUS,                      \
+		.flags = PS_COL_MEASURED                                                           \
+	}
+
+/* The row judged (ps_tput_judge) as JSON, for the steps that write data{} by hand. */
 json_object *ps_tput_row_json(const struct ps_tput_row *w, int link_mbps,
 			      const struct ps_cost_result *cost, bool vm,
 			      struct ps_tput_verdict *v);

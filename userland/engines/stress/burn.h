@@ -69,6 +69,8 @@ struct ps_burn_sample {
 	int64_t edac_ce, edac_ue;
 	int64_t aer_cor, aer_uncor;
 	int64_t kmsg_warn, kmsg_oops; /* since the step's start */
+	double power_w;		      /* RAPL's packages and DRAM since the last sample, NAN */
+	int rails_out; /* voltage rails outside the window their chip holds, -1 none watched */
 };
 
 #define PS_BURN_NEAR_CRIT_C 5.0 /* a temperature this close to its crit is a warning */

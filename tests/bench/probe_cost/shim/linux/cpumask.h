@@ -1,0 +1,1 @@
+/* Host shim of <linux/cpumask.h>: see <linux/percpu.h>. */

@@ -1,0 +1,2 @@
+/* Host shim of <linux/fs.h>. */
+struct file;
