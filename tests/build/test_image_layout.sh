@@ -150,9 +150,9 @@ g_blocks = re.split(r"\n\s*menuentry ", gr)[1:]
 g_entries = [(re.search(r'^"(.*)"', b).group(1), re.search(r"^\s*boot_probestick (.*)", b, re.M).group(1).split())
              for b in g_blocks if re.search(r"^\s*boot_probestick ", b, re.M)]
 fn = re.search(r"^function boot_probestick \{\n(.*?)^\}", gr, re.M | re.S)
-if not fn or not re.search(r'^\s*if chainloader /vmlinuz initrd=/initrd\.img "\$@"; then\n\s*boot\n\s*fi\n'
+if not fn or not re.search(r'^\s*if chainloader /vmlinuz initrd=/initrd\.img nokaslr "\$@"; then\n\s*boot\n\s*fi\n'
                            r'\s*linux /vmlinuz "\$@"\n\s*initrd /initrd\.img\n', fn.group(1), re.M):
-    bad.append("grub.cfg has no boot_probestick function (chainloader /vmlinuz initrd=/initrd.img, then linux/initrd): %r"
+    bad.append("grub.cfg has no boot_probestick function (chainloader /vmlinuz initrd=/initrd.img nokaslr, then linux/initrd): %r"
                % (fn.group(1) if fn else None))
 if any(re.search(r"^\s*(linux|initrd) ", b, re.M) for b in g_blocks):
     bad.append("a GRUB entry loads the kernel itself instead of through boot_probestick")
