@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Machine-owner key (MOK) for probestick.ko under Secure Boot.
 #   scripts/mok.sh key            create the key pair in PS_MOK_DIR unless it exists
-#   scripts/mok.sh sign SRC DEST  copy the module SRC to DEST, signed with that key
+#   scripts/mok.sh sign SRC DEST  copy the module SRC to DEST without its debug
+#                                 sections, signed with that key
 #                                 when it exists (unsigned otherwise: the build
 #                                 never needs the key)
 # PS_MOK_DIR (default ~/.config/probestick/mok) must be outside the clone: the
@@ -54,7 +55,10 @@ key)
 	;;
 sign)
 	src=${2:?usage: scripts/mok.sh sign SRC DEST} dst=${3:?usage: scripts/mok.sh sign SRC DEST}
-	cp "$src" "$dst.tmp"
+	# The stick carries the module without its debug sections (2.3 MB -> 0.1 MB
+	# in an initramfs that lives in RAM); kmod/probestick.ko keeps them.
+	# Stripped before signing: the signature covers what is shipped.
+	objcopy --strip-debug "$src" "$dst.tmp"
 	if [ -s "$key" ] && [ -s "$cert" ]; then
 		sf=$(sign_file) || die "the kernel's scripts/sign-file is missing (linux-headers-$KVER, make deps)"
 		"$sf" sha256 "$key" "$cert" "$dst.tmp" || die "sign-file could not sign $dst with $key"

@@ -176,11 +176,16 @@ cp "$efi/shimx64.efi" "$tree/bootx64.efi"
 cp "$efi/mmx64.efi" "$tree/mmx64.efi"
 cp "$efi/grubnetx64.efi" "$tree/grubx64.efi"
 grub_initrds=$(printf ' /%s' "${initrds[@]}")
-sed -e "s|@SPEED@|$speed|g" -e "s|@TIMEOUT@|$timeout|g" \
+# The stick's entries call boot_probestick, which chainloads the kernel so
+# that its EFI stub reads initrd= from the stick's partition: over TFTP there
+# is no such file system, so each entry gets GRUB's linux and initrd again.
+sed -e '/^function boot_probestick {$/,/^}$/d' \
+	-e 's|^\([[:space:]]*\)boot_probestick \(.*\)|\1linux /vmlinuz \2\n\1initrd /initrd.img|' image/grub.cfg |
+	sed -e "s|@SPEED@|$speed|g" -e "s|@TIMEOUT@|$timeout|g" \
 	-e 's|probestick.partuuid=@PARTUUID@ *||' \
 	-e "s|^\([[:space:]]*linux /vmlinuz\)\(.*\)|\1 BOOTIF=01-\$net_default_mac\2${append:+ $append}|" \
 	-e "s|initrd /initrd.img|initrd$grub_initrds|" \
-	-e '/^[[:space:]]*#/d' image/grub.cfg >"$tree/grub/grub.cfg"
+	-e '/^[[:space:]]*#/d' >"$tree/grub/grub.cfg"
 grep -q '@' "$tree/grub/grub.cfg" && die "image/grub.cfg has a field this script does not fill"
 
 # ------------------------------------------------------------------- iPXE --

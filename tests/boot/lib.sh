@@ -24,8 +24,14 @@ PS_MEM_MIB=512
 #   PS_SILENCE   most seconds without serial output before the guest counts
 #                as hung (default 120)
 #   PS_NO_RETRY=1  no single-threaded retry of a TCG hang (make soak SOAK_RETRY=0)
-#   PS_APPEND    words added to the kernel command line of every syslinux
-#                entry in the image copy (BIOS only)
+#   PS_APPEND    words added to the kernel command line of every Linux entry
+#                in the image copy (syslinux and GRUB)
+#   PS_INITRD_PAD_MIB  N: the image copy's initrd carries N MiB more of
+#                incompressible data (an uncompressed cpio appended: a file
+#                /pad of random bytes, in RAM from the unpacking on), as if
+#                the initramfs had grown by that much (tests/boot/minram.sh)
+#   PS_INITRD_ADD  NAME=FILE ...: files added to the image copy's initrd the
+#                same way (tests/boot/minram.sh profile)
 #   PS_KERNEL, PS_INITRD, PS_CMDLINE   boot this kernel and initrd directly
 #                (-kernel/-initrd/-append) instead of the stick's boot loader
 #   PS_BLKDEBUG  NAME=CONF: put disk NAME (sata0, nvme0, vd0) behind QEMU's
@@ -59,7 +65,36 @@ ps_prepare() {
 		qm_stick_get "$work/stick.img" /syslinux/syslinux.cfg "$work/syslinux.cfg" || return 1
 		sed -i "s|^\([[:space:]]*APPEND .*\)|\1 $PS_APPEND|" "$work/syslinux.cfg"
 		qm_stick_put "$work/stick.img" "$work/syslinux.cfg" /syslinux/syslinux.cfg || return 1
-		ps_log "kernel command line + '$PS_APPEND' (syslinux)"
+		qm_stick_get "$work/stick.img" /EFI/debian/grub.cfg "$work/grub.cfg" || return 1
+		sed -i "s|^\([[:space:]]*boot_probestick .*\)|\1 $PS_APPEND|" "$work/grub.cfg"
+		qm_stick_put "$work/stick.img" "$work/grub.cfg" /EFI/debian/grub.cfg || return 1
+		ps_log "kernel command line + '$PS_APPEND' (syslinux and GRUB)"
+	fi
+	if [ "${PS_INITRD_PAD_MIB:-0}" -gt 0 ] || [ -n "${PS_INITRD_ADD:-}" ]; then
+		qm_stick_get "$work/stick.img" /initrd.img "$work/initrd.img" || return 1
+		# shellcheck disable=SC2086 # one word per NAME=FILE
+		$PS_PY - "$work/initrd.img" "${PS_INITRD_PAD_MIB:-0}" ${PS_INITRD_ADD:-} <<'PY' || return 1
+import os, sys
+path, mib = sys.argv[1], int(sys.argv[2])
+def entry(name, mode, data):
+    h = "070701" + "".join("%08x" % v for v in (0, mode, 0, 0, 1, 0, len(data), 0, 0, 0, 0,
+                                                   len(name) + 1, 0))
+    b = h.encode() + name.encode() + b"\0"
+    b += b"\0" * (-len(b) % 4) + data
+    return b + b"\0" * (-len(b) % 4)
+files = b""
+if mib:
+    files += entry("pad", 0o100644, os.urandom(mib << 20))
+for arg in sys.argv[3:]:
+    name, src = arg.split("=", 1)
+    mode = 0o100755 if os.access(src, os.X_OK) else 0o100644
+    files += entry(name.lstrip("/"), mode, open(src, "rb").read())
+with open(path, "ab") as f:
+    f.write(b"\0" * (-f.tell() % 4))  # the kernel looks for a cpio on a 4-byte boundary
+    f.write(files + entry("TRAILER!!!", 0, b""))
+PY
+		qm_stick_put "$work/stick.img" "$work/initrd.img" /initrd.img || return 1
+		ps_log "initrd + ${PS_INITRD_PAD_MIB:-0} MiB of incompressible padding${PS_INITRD_ADD:+ + $PS_INITRD_ADD}"
 	fi
 }
 

@@ -44,11 +44,12 @@ mdir = os.path.join(root, "lib", "modules", kver)
 named = {}
 for top, _, files in os.walk(mdir):
     for f in files:
-        if f.endswith(".ko") and f != "probestick.ko":
+        mod = re.sub(r"\.ko(\.xz)?$", "", f)
+        if mod != f and mod != "probestick":
             out = subprocess.run(["modinfo", "-F", "firmware", os.path.join(top, f)],
                                  capture_output=True, text=True, check=True).stdout.split()
             for n in out:
-                named.setdefault(n, []).append(f[:-3])
+                named.setdefault(n, []).append(mod)
 if not named:
     bad.append("no module of the initramfs names a firmware file: the test would prove nothing")
 for name, mods in sorted(named.items()):

@@ -144,8 +144,18 @@ if len(s_memtest) != 1 or not re.search(r"^\s*LINUX /memtest86\+x64\.bin$", s_me
         not re.search(r"^\s*APPEND .*console=ttyS0,\d+", s_memtest[0], re.M):
     bad.append("syslinux.cfg has no memtest86+ entry (LINUX /memtest86+x64.bin, APPEND console=ttyS0,SPEED): %r" % s_memtest)
 g_blocks = re.split(r"\n\s*menuentry ", gr)[1:]
-g_entries = [(re.search(r'^"(.*)"', b).group(1), re.search(r"linux (.*)", b).group(1).split()[1:])
-             for b in g_blocks if re.search(r"^\s*linux ", b, re.M)]
+# Every Linux entry calls boot_probestick (issue 29): the kernel chainloaded
+# as an EFI application with initrd= for the stub, linux/initrd only when the
+# firmware refuses that.
+g_entries = [(re.search(r'^"(.*)"', b).group(1), re.search(r"^\s*boot_probestick (.*)", b, re.M).group(1).split())
+             for b in g_blocks if re.search(r"^\s*boot_probestick ", b, re.M)]
+fn = re.search(r"^function boot_probestick \{\n(.*?)^\}", gr, re.M | re.S)
+if not fn or not re.search(r'^\s*if chainloader /vmlinuz initrd=/initrd\.img nokaslr "\$@"; then\n\s*boot\n\s*fi\n'
+                           r'\s*linux /vmlinuz "\$@"\n\s*initrd /initrd\.img\n', fn.group(1), re.M):
+    bad.append("grub.cfg has no boot_probestick function (chainloader /vmlinuz initrd=/initrd.img nokaslr, then linux/initrd): %r"
+               % (fn.group(1) if fn else None))
+if any(re.search(r"^\s*(linux|initrd) ", b, re.M) for b in g_blocks):
+    bad.append("a GRUB entry loads the kernel itself instead of through boot_probestick")
 if not any("chainloader /EFI/BOOT/mmx64.efi" in b for b in g_blocks):
     bad.append("grub.cfg has no MokManager entry")
 g_memtest = [b for b in g_blocks if "memtest86+" in b.split("\n")[0]]
@@ -169,9 +179,16 @@ if not any(re.search(r"^\s*fwsetup", b, re.M) for b in g_blocks):
 if s_entries != g_entries:
     bad.append("syslinux and GRUB entries differ:\n  %r\n  %r" % (s_entries, g_entries))
 titles = [t for t, _ in s_entries]
-want = ["Start as probestick.cfg says", "Interactive", "Interactive on serial (ttyS0,", "Unattended quick plan, then power off", "Unattended full plan, then power off", "Server mode: the peer of another stick"]
-if len(titles) != 6 or any(not t.startswith(w) for t, w in zip(titles, want)):
+want = ["Start as probestick.cfg says", "Interactive", "Interactive on serial (ttyS0,", "Unattended quick plan, then power off", "Unattended full plan, then power off", "Server mode: the peer of another stick", "Safe graphics: "]
+if len(titles) != 7 or any(not t.startswith(w) for t, w in zip(titles, want)):
     bad.append("boot entries are %r" % titles)
+# Safe graphics (issue 29): as the default entry, without kernel mode setting.
+default_cmd = dict(s_entries).get("Start as probestick.cfg says") or []
+safe = [cmd for t_, cmd in s_entries if t_.startswith("Safe graphics: ")]
+if not safe or sorted(safe[0]) != sorted(default_cmd + ["nomodeset"]):
+    bad.append("the Safe graphics entry is not the default entry with nomodeset: %r" % safe)
+if not re.search(r"^ +8 +Safe graphics: ", menu, re.M):
+    bad.append("menu.txt does not list Safe graphics as 8")
 for t_, cmd in s_entries:
     if "probestick.partuuid=" + partuuid not in cmd:
         bad.append("entry %r lacks probestick.partuuid=%s" % (t_, partuuid))

@@ -98,8 +98,14 @@ has_file /tmp dir
 # busybox and its applets, not shadowing what we ship.
 has_file /bin/busybox
 [ "$(entry /bin/busybox | cut -d' ' -f9)" = "$(sha_of /bin/busybox)" ] || fail "/bin/busybox differs from the host's"
-for a in /bin/sh /sbin/modprobe /bin/mount /sbin/poweroff /usr/bin/setsid /bin/cttyhack /sbin/findfs /usr/bin/od /usr/bin/tee; do
+for a in /bin/sh /bin/mount /sbin/poweroff /usr/bin/setsid /bin/cttyhack /sbin/findfs /usr/bin/od /usr/bin/tee; do
 	[ "$(entry "$a" | cut -d' ' -f2,9)" = "slink /bin/busybox" ] || fail "$a is not a link to /bin/busybox"
+done
+
+# kmod's module tools in place of busybox's, which cannot read .ko.xz.
+has_file /bin/kmod && { [ "$(entry /bin/kmod | cut -d' ' -f9)" = "$(sha_of /bin/kmod)" ] || fail "/bin/kmod differs from the host's"; }
+for a in /sbin/modprobe /sbin/insmod /sbin/rmmod /sbin/lsmod /sbin/modinfo; do
+	[ "$(entry "$a" | cut -d' ' -f2,9)" = "slink /bin/kmod" ] || fail "$a is not a link to /bin/kmod"
 done
 
 # dosfstools' checker, which /init runs on the stick before mounting it.
@@ -108,9 +114,11 @@ has_file /sbin/fsck.fat &&
 		fail "/sbin/fsck.fat differs from the host's fsck.fat"; }
 
 # The userland, its libraries as ldd names them, the dynamic loader.
+# without its debug sections (the initramfs stays in RAM)
 has_file /usr/bin/probestick
-[ "$(entry /usr/bin/probestick | cut -d' ' -f9)" = "$(sha_of "$OUT/probestick")" ] ||
-	fail "/usr/bin/probestick differs from $OUT/probestick (stale initramfs?)"
+objcopy --strip-debug "$OUT/probestick" "$tmp/probestick.stripped"
+[ "$(entry /usr/bin/probestick | cut -d' ' -f9)" = "$(sha_of "$tmp/probestick.stripped")" ] ||
+	fail "/usr/bin/probestick is not $OUT/probestick without its debug sections (stale initramfs?)"
 libs=$( (LC_ALL=C ldd "$OUT/probestick" 2>/dev/null || true) | sed -n 's|.*=> \(/[^ ]*\).*|\1|p; s|^[[:space:]]*\(/[^ ]*\) (.*|\1|p')
 grep -q ld-linux <<<"$libs" || fail "ldd $OUT/probestick names no dynamic loader"
 for lib in $libs; do
@@ -153,8 +161,9 @@ declare -A family=(
 	[DRV_NIC_BROADCOM]="tg3 bnx2 bnx2x bnxt_en b44" [DRV_NIC_MELLANOX]="mlx4_en mlx5_core"
 	[DRV_NIC_EMULEX]=be2net [DRV_NIC_AQUANTIA]=atlantic [DRV_NIC_DESKTOP]="alx atl1c sky2 sis900 natsemi"
 	[DRV_MD]="md_mod raid1 raid456" [DRV_FS]="vfat fat exfat nls_cp437 nls_utf8"
+	[DRV_DISPLAY_SERVER]="ast mgag200 drm"
 )
-mods=$(awk -v d="$mdir/" 'index($1, d) == 1 && $1 ~ /\.ko$/ { n = $1; sub(/.*\//, "", n); sub(/\.ko$/, "", n); gsub(/-/, "_", n); print n }' "$tmp/entries" | sort -u)
+mods=$(awk -v d="$mdir/" 'index($1, d) == 1 && $1 ~ /\.ko(\.xz)?$/ { n = $1; sub(/.*\//, "", n); sub(/\.ko(\.xz)?$/, "", n); gsub(/-/, "_", n); print n }' "$tmp/entries" | sort -u)
 echo "modules: $(wc -l <<<"$mods")"
 grep -qx vfat <<<"$mods" || fail "vfat (the stick's file system) is missing"
 grep -qx efivarfs <<<"$mods" || fail "efivarfs (the report's Secure Boot state) is missing"
@@ -180,9 +189,23 @@ for f in $(sed -n 's/^CONFIG_\(DRV_[A-Z0-9_]*\)=y$/\1/p' "$config"); do
 done
 # Every dependency that modules.dep names is in the archive.
 zstd -dc -q "$img" | (cd "$tmp" && mkdir x && cd x && cpio -idm --quiet "lib/modules/$KVER/modules.dep")
-missing_deps=$(tr ' ' '\n' <"$tmp/x/lib/modules/$KVER/modules.dep" | sed -n 's/:$//; /\.ko$/p' | sort -u |
+missing_deps=$(tr ' ' '\n' <"$tmp/x/lib/modules/$KVER/modules.dep" | sed -n 's/:$//; /\.ko\(\.xz\)\?$/p' | sort -u |
 	while read -r rel; do entry "$mdir/$rel" | grep -q . || echo "$rel"; done)
 [ -z "$missing_deps" ] || fail "modules.dep names modules not in the archive: $missing_deps"
+# The kernel's modules are xz-compressed as the kernel's own module compression
+# makes them (CRC32: what libkmod and the kernel check), each the package's file.
+plain=$(awk -v d="$mdir/kernel/" 'index($1, d) == 1 && $2 == "file" && $1 !~ /\.ko\.xz$/' "$tmp/entries")
+[ -z "$plain" ] || fail "kernel modules not xz-compressed: $(head -3 <<<"$plain" | cut -d' ' -f1)"
+zstd -dc -q "$img" | (cd "$tmp/x" && cpio -idm --quiet "lib/modules/$KVER/kernel/*")
+kmods=$OUT/kernel/lib/modules/$KVER
+for rel in kernel/fs/fat/vfat.ko kernel/drivers/gpu/drm/ast/ast.ko kernel/drivers/nvme/host/nvme.ko; do
+	[ -s "$tmp/x/lib/modules/$KVER/$rel.xz" ] || { fail "$rel.xz is missing"; continue; }
+	xz -t --single-stream "$tmp/x/lib/modules/$KVER/$rel.xz" 2>/dev/null &&
+		[ "$(xz -lv "$tmp/x/lib/modules/$KVER/$rel.xz" | sed -n 's/^ *Check: *//p' | head -1)" = CRC32 ] ||
+		fail "$rel.xz is not one xz stream with a CRC32 check"
+	[ ! -s "$kmods/$rel" ] || [ "$(xz -dc "$tmp/x/lib/modules/$KVER/$rel.xz" | sha256sum | cut -d' ' -f1)" = "$(sha_of "$kmods/$rel")" ] ||
+		fail "$rel.xz does not unpack to $kmods/$rel"
+done
 if grep -q '^CONFIG_MODULE=y$' "$config"; then
 	has_file "$mdir/extra/probestick.ko"
 	[ "$(entry "$mdir/extra/probestick.ko" | cut -d' ' -f9)" = "$(sha_of "$OUT/probestick.ko")" ] ||

@@ -58,13 +58,15 @@ grep -q PARTUUID "$t/pxelinux.cfg/default" "$t/grub/grub.cfg" "$t/probestick.ipx
 want_append=$(sed -n 's/^[[:space:]]*APPEND probestick.partuuid=@PARTUUID@ *//p' image/syslinux.cfg | sed 's/@SPEED@/115200/g')
 have_append=$(sed -n 's/^[[:space:]]*APPEND \(.*\) quiet probestick.stream=serial$/\1/p; s/^[[:space:]]*APPEND quiet probestick.stream=serial$//p' "$t/pxelinux.cfg/default")
 [ "$have_append" = "$want_append" ] || fail "pxelinux's command lines are not the stick's plus NETBOOT_APPEND: $have_append"
-[ "$(grep -c 'IPAPPEND 2' "$t/pxelinux.cfg/default")" -eq 6 ] || fail "not every Linux entry of pxelinux has IPAPPEND 2 (BOOTIF=)"
-[ "$(grep -c 'INITRD initrd.img,collect.img,site.img$' "$t/pxelinux.cfg/default")" -eq 6 ] || fail "pxelinux's entries do not load the three initrds"
-[ "$(grep -c 'linux /vmlinuz BOOTIF=01-\$net_default_mac .*quiet probestick.stream=serial$' "$t/grub/grub.cfg")" -eq 6 ] ||
+# as many Linux entries as the stick has (its syslinux.cfg's LINUX /vmlinuz)
+n=$(grep -c '^[[:space:]]*LINUX /vmlinuz' image/syslinux.cfg)
+[ "$(grep -c 'IPAPPEND 2' "$t/pxelinux.cfg/default")" -eq "$n" ] || fail "not every Linux entry of pxelinux has IPAPPEND 2 (BOOTIF=)"
+[ "$(grep -c 'INITRD initrd.img,collect.img,site.img$' "$t/pxelinux.cfg/default")" -eq "$n" ] || fail "pxelinux's entries do not load the three initrds"
+[ "$(grep -c 'linux /vmlinuz BOOTIF=01-\$net_default_mac .*quiet probestick.stream=serial$' "$t/grub/grub.cfg")" -eq "$n" ] ||
 	fail "GRUB's Linux entries lack BOOTIF= or NETBOOT_APPEND"
-[ "$(grep -c 'initrd /initrd.img /collect.img /site.img$' "$t/grub/grub.cfg")" -eq 6 ] || fail "GRUB's entries do not load the three initrds"
+[ "$(grep -c 'initrd /initrd.img /collect.img /site.img$' "$t/grub/grub.cfg")" -eq "$n" ] || fail "GRUB's entries do not load the three initrds"
 grep -q 'set args BOOTIF=01-${netX/mac:hexhyp} quiet probestick.stream=serial' "$t/probestick.ipxe" || fail "the iPXE script sets no BOOTIF="
-[ "$(grep -c '^initrd site.img' "$t/probestick.ipxe")" -eq 6 ] || fail "the iPXE script's entries do not load site.img"
+[ "$(grep -c '^initrd site.img' "$t/probestick.ipxe")" -eq "$n" ] || fail "the iPXE script's entries do not load site.img"
 
 # collect.img: libcurl and what it needs beyond the initramfs; site.img: the cfg and the CA.
 zstd -dc "$t/collect.img" | (mkdir -p "$tmp/c" && cd "$tmp/c" && cpio -idm --quiet) || fail "collect.img is not a zstd cpio"

@@ -12,6 +12,7 @@
 // fuzz-sources: decode/pcie.c hw/inventory.c hw/identity.c hw/pcie.c hw/drives.c decode/ata_link.c
 // fuzz-sources: hw/machine.c decode/machine_id_rule.c hw/memory.c decode/smbios17.c
 // fuzz-sources: hw/environment.c lib/json.c lib/util.c decode/memory_array.c lib/redact.c
+// fuzz-sources: decode/ata_capacity.c hw/ata_native.c
 #include "fuzz.h"
 
 #include "decode/decode.h"

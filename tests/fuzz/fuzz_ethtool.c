@@ -13,6 +13,7 @@
 // fuzz-sources: decode/ata_link.c hw/machine.c decode/machine_id_rule.c hw/memory.c
 // fuzz-sources: decode/smbios17.c hw/environment.c lib/json.c lib/util.c decode/memory_array.c
 // fuzz-sources: lib/redact.c
+// fuzz-sources: decode/ata_capacity.c hw/ata_native.c
 #include "fuzz.h"
 
 #include "hw/ethtool.h"

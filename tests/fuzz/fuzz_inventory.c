@@ -16,6 +16,7 @@
 // fuzz-sources: hw/drives.c hw/nics.c hw/memory.c hw/environment.c hw/ethtool.c hw/hw_util.c
 // fuzz-sources: decode/sysfs_path.c decode/pcie.c decode/ata_identify.c decode/ata_link.c
 // fuzz-sources: decode/machine_id_rule.c decode/smbios17.c lib/json.c lib/util.c
+// fuzz-sources: decode/ata_capacity.c hw/ata_native.c
 #include "fuzz.h"
 
 #include "hw/inventory.h"

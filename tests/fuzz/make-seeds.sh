@@ -231,6 +231,26 @@ for f in $(find "$fx" -name wwid -path '*/sys/*'); do
 	n=$((n + 1))
 done
 
+# ---- hidden capacity: sense data, DCO pages, IDENTIFY + native max + DCO (fuzz_ata_capacity.c:
+# a part byte first; tests/fixtures/ata/make-capacity.py made the answers)
+for f in $(find "$fx/ata" -name '*.sense'); do
+	{ printf '\x00'; cat "$f"; } | seed ata_capacity "fx-sense-$(basename "$(dirname "$f")")-$(basename "$f" .sense)"
+done
+for f in $(find "$fx/ata" -name 'dco_identify.data'); do
+	{ printf '\x01'; cat "$f"; } | seed ata_capacity "fx-dco-$(basename "$(dirname "$f")")"
+done
+for d in sda sdb; do
+	pg89=$(find "$fx/ata/hidden-overlay/sys" -path "*/block/$d" -prune -o -name vpd_pg89 -print |
+		grep "$([ $d = sda ] && echo ata1 || echo ata2)/")
+	{
+		printf '\x02'
+		tail -c 512 "$pg89"
+		$py -c 'import sys; sys.stdout.buffer.write(bytes.fromhex(sys.argv[1]))' \
+			"$([ $d = sda ] && echo 0000000004a8b56f0101 || echo 000000002542eaaf0101)"
+		cat "$fx/ata/hidden-overlay/dev/$d.ata/dco_identify.data"
+	} | seed ata_capacity "fx-judge-$d"
+done
+
 # ---- ethtool netlink replies (fuzz_ethtool.c: 16-bit length, reply; in its parsers' order)
 for dev in "$fx"/ethtool/*/; do
 	[ -e "$dev/rtlink.bin" ] || continue

@@ -4,6 +4,9 @@
 # (default: 600 s each, every harness built in $OUT/fuzz). Each run starts
 # from tests/fuzz/corpus/<h> and tests/fuzz/regressions/<h>, grows
 # $FUZZ_WORK/corpus/<h>, and leaves what crashed in $FUZZ_WORK/artifacts/<h>/.
+# libFuzzer writes what it finds into the first directory it is given only, so
+# the scratch corpus goes first and the checked-in seeds after it; a run that
+# still left a file in tests/fuzz/ fails (a seed is added on purpose, by hand).
 # Exit 1 when any harness crashed, timed out, ran out of memory or did not start.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -18,6 +21,11 @@ while getopts t: opt; do
 	esac
 done
 shift $((OPTIND - 1))
+case $(realpath -m "$work")/ in "$(realpath tests/fuzz)"/*)
+	echo "fuzz: FUZZ_WORK=$work is inside tests/fuzz/: libFuzzer would write into the checked-in seeds" >&2
+	exit 2
+	;;
+esac
 harnesses=("$@")
 if [ ${#harnesses[@]} -eq 0 ]; then
 	for src in tests/fuzz/fuzz_*.c; do
@@ -27,6 +35,8 @@ if [ ${#harnesses[@]} -eq 0 ]; then
 fi
 
 rows=() bad=0
+run_marker=$(mktemp)
+trap 'rm -f "$run_marker"' EXIT
 for h in "${harnesses[@]}"; do
 	bin=$bins/fuzz_$h
 	if [ ! -x "$bin" ]; then
@@ -77,6 +87,13 @@ for h in "${harnesses[@]}"; do
 		"${cov:--}" "${ft:--}" "${corp:--}" "${rss:--}" "${#found[@]}" "$status")")
 	echo "${rows[-1]}" >&2
 done
+
+written=$(find tests/fuzz/corpus tests/fuzz/regressions -newer "$run_marker" ! -type d 2>/dev/null)
+if [ -n "$written" ]; then
+	echo "fuzz: the run wrote into the checked-in seeds (remove them; new inputs belong in $work/corpus/):" >&2
+	head -n 5 <<<"$written" >&2
+	bad=1
+fi
 
 printf '\n%-16s %5s %11s %8s %6s %6s %6s %6s %7s  %s\n' harness secs execs exec/s cov ft corpus rss_mb crashes status
 printf '%s\n' "${rows[@]}"

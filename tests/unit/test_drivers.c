@@ -3,7 +3,8 @@
  * Linux 6.1's modules.alias, the pci.ids / usb.ids lookups, the probe-failure
  * line of drivers/base/dd.c, and the drivers step on a temp root with a
  * PCI function and a USB device that nothing took (a family left out of
- * .config, a module in no family, firmware that failed to load).
+ * .config, a module in no family, firmware that failed to load); the Safe
+ * graphics entry on a server: a display nomodeset holds back, the displays.
  */
 #include "check.h"
 #include "step_harness.h"
@@ -301,11 +302,128 @@ static void test_step(void)
 	}
 }
 
+static void test_cmdline(void)
+{
+	CHECK(ps_cmdline_has("BOOT_IMAGE=/vmlinuz nomodeset console=tty0", "nomodeset"));
+	CHECK(ps_cmdline_has("nomodeset", "nomodeset"));
+	CHECK(ps_cmdline_has("quiet nomodeset\n", "nomodeset"));
+	CHECK(!ps_cmdline_has("i915.nomodeset=1 quiet", "nomodeset"));
+	CHECK(!ps_cmdline_has("xnomodeset nomodesetx", "nomodeset"));
+	CHECK(!ps_cmdline_has("", "nomodeset"));
+}
+
+/* A display in the inventory, as the step's display table reads it. */
+static void display_fn(struct ps_pcie_dev *p, const char *addr, unsigned int ven, unsigned int dev,
+		       const char *driver, const char *vname, const char *dname)
+{
+	memset(p, 0, sizeof(*p));
+	snprintf(p->id, sizeof(p->id), "pcie:%s:%04x:%04x", addr, ven, dev);
+	snprintf(p->fn.address, sizeof(p->fn.address), "%s", addr);
+	p->fn.vendor = ven;
+	p->fn.device = dev;
+	p->fn.class = 0x030000;
+	p->fn.ids_known = true;
+	snprintf(p->fn.driver, sizeof(p->fn.driver), "%s", driver);
+	snprintf(p->fn.vendor_name, sizeof(p->fn.vendor_name), "%s", vname);
+	snprintf(p->fn.device_name, sizeof(p->fn.device_name), "%s", dname);
+	p->up_index = -1;
+}
+
+/*
+ * The Safe graphics entry (issue 29) on a server: nomodeset on the command
+ * line, the BMC's ASPEED VGA without a driver because ast refused to load
+ * (its init returns -EINVAL under nomodeset), a Matrox G200eW that mgag200
+ * took; both listed as displays, no framebuffer (the VGA text console).
+ */
+static void test_nomodeset(void)
+{
+	struct harness h;
+	json_object *d, *shown;
+
+	snprintf(root, sizeof(root), "%s", "/var/tmp/test_drivers.XXXXXX");
+	CHECK(mkdtemp(root) != NULL);
+	put("usr/share/probestick/modules.alias",
+	    "alias pci:v00001A03d00002000sv*sd*bc03sc*i* ast\n"
+	    "alias pci:v0000102Bd00000532sv*sd*bc*sc*i* mgag200\n");
+	put("usr/share/probestick/pci.ids", "1a03  ASPEED Technology, Inc.\n"
+					    "\t2000  ASPEED Graphics Family\n"
+					    "102b  Matrox Electronics Systems Ltd.\n"
+					    "\t0532  MGA G200eW WPCM450\n"
+					    "C 03  Display controller\n"
+					    "\t00  VGA compatible controller\n");
+	put("usr/share/probestick/families",
+	    "ast DRV_DISPLAY_SERVER y\nmgag200 DRV_DISPLAY_SERVER y\n");
+	put("lib/modules/6.1.0-test/modules.dep",
+	    "kernel/drivers/gpu/drm/ast/ast.ko.xz: kernel/drivers/gpu/drm/drm.ko.xz\n"
+	    "kernel/drivers/gpu/drm/mgag200/mgag200.ko.xz: kernel/drivers/gpu/drm/drm.ko.xz\n");
+	put("run/probestick/coldplug.json",
+	    "{\"failed\": [{\"module\": \"ast\", \"error\": \"Invalid argument\"}]}");
+	put("proc/cmdline",
+	    "probestick.partuuid=9d5e92f7-01 nomodeset console=tty0 console=ttyS0\n");
+	put("sys/module/mgag200/refcnt", "1\n");
+	pci_fn("0000:03:00.0", "0x1a03", "0x2000", "0x030000",
+	       "pci:v00001A03d00002000sv000015D9sd00001B95bc03sc00i00", NULL);
+	pci_fn("0000:04:00.0", "0x102b", "0x0532", "0x030000",
+	       "pci:v0000102Bd00000532sv00001028sd00000235bc03sc00i00", "mgag200");
+
+	harness_init(&h, &drivers_ops, root, PS_PLAN_QUICK);
+	h.inv.pcie = calloc(2, sizeof(*h.inv.pcie));
+	CHECK(h.inv.pcie != NULL);
+	h.inv.n_pcie = 2;
+	display_fn(&h.inv.pcie[0], "0000:03:00.0", 0x1a03, 0x2000, "", "ASPEED Technology, Inc.",
+		   "ASPEED Graphics Family");
+	display_fn(&h.inv.pcie[1], "0000:04:00.0", 0x102b, 0x0532, "mgag200",
+		   "Matrox Electronics Systems Ltd.", "MGA G200eW WPCM450");
+	CHECK_INT(harness_run(&h), PS_PASS);
+	CHECK_INT(num(h.data, "unbound", -1), 1);
+	d = device(h.data, "0000:03:00.0");
+	CHECK(d != NULL);
+	CHECK_STR(ps_json_str(d, "module"), "ast");
+	CHECK_STR(ps_json_str(d, "why"), "nomodeset");
+	CHECK(strstr(ps_json_str_or(d, "message", ""),
+		     "ASPEED Graphics Family (ASPEED Technology, Inc., 1a03:2000, VGA compatible "
+		     "controller) has no driver: ast would drive it, but nomodeset (the Safe "
+		     "graphics boot entry) holds display drivers back") != NULL);
+	/* a display is not storage or network: said, not warned */
+	CHECK_INT(harness_count(&h, "drivers.no_driver", "info"), 1);
+	CHECK_INT(harness_count(&h, "drivers.no_driver", "warn"), 0);
+	CHECK_INT(ps_json_bool(h.data, "nomodeset"), 1);
+	CHECK(ps_json_str(h.data, "framebuffer") == NULL);
+	shown = ps_json_arr(h.data, "displays");
+	CHECK_INT(ps_json_len(shown), 2);
+	CHECK_STR(ps_json_str(ps_json_at(shown, 0), "address"), "0000:03:00.0");
+	CHECK(ps_json_str(ps_json_at(shown, 0), "driver") == NULL);
+	CHECK_STR(ps_json_str(ps_json_at(shown, 0), "vendor_id"), "1a03");
+	CHECK_STR(ps_json_str(ps_json_at(shown, 1), "driver"), "mgag200");
+	CHECK_STR(ps_json_str(ps_json_at(shown, 1), "name"), "MGA G200eW WPCM450");
+	harness_done(&h);
+
+	/* the same machine booted normally: ast's failure is a load failure again */
+	put("proc/cmdline", "probestick.partuuid=9d5e92f7-01 console=tty0\n");
+	put("sys/class/graphics/fb0/name", "mgag200drmfb\n");
+	harness_init(&h, &drivers_ops, root, PS_PLAN_QUICK);
+	CHECK_INT(harness_run(&h), PS_PASS);
+	d = device(h.data, "0000:03:00.0");
+	CHECK(d != NULL);
+	CHECK_STR(ps_json_str(d, "why"), "load_failed");
+	CHECK_INT(ps_json_bool(h.data, "nomodeset"), 0);
+	CHECK_STR(ps_json_str(h.data, "framebuffer"), "mgag200drmfb");
+	harness_done(&h);
+	{
+		char cmd[4200];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+		CHECK(system(cmd) == 0);
+	}
+}
+
 int main(void)
 {
 	test_alias();
 	test_ids();
 	test_probe_line();
+	test_cmdline();
 	test_step();
+	test_nomodeset();
 	return check_done("test_drivers");
 }

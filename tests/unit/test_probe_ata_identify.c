@@ -4,6 +4,7 @@
  * what smartctl -i and lsblk said there. */
 #include "check.h"
 #include "decode/decode.h"
+#include "fixture.h"
 
 #include "lib/util.h"
 
@@ -14,22 +15,11 @@
 
 #define DIR FIXTURES "/ata/"
 
-static uint8_t *load(const char *name, size_t *len)
-{
-	char *data = NULL;
-
-	if (ps_read_all(name, &data, len) < 0) {
-		fprintf(stderr, "cannot read fixture %s\n", name);
-		exit(1);
-	}
-	return (uint8_t *)data;
-}
-
 static void test_wd20ezrz(void)
 {
 	struct ps_ata_identify id;
 	size_t len;
-	uint8_t *b = load(DIR "wd20ezrz.identify", &len);
+	uint8_t *b = load_fixture(DIR "wd20ezrz.identify", &len);
 	char wwn[32];
 
 	CHECK_INT(len, 512);
@@ -71,7 +61,7 @@ static void test_samsung860(void)
 {
 	struct ps_ata_identify id;
 	size_t len;
-	uint8_t *b = load(DIR "samsung860.identify", &len);
+	uint8_t *b = load_fixture(DIR "samsung860.identify", &len);
 
 	CHECK_INT(ps_ata_identify_decode(b, len, &id), 0);
 	CHECK_STR(id.model, "Samsung SSD 860 EVO 500GB");
@@ -121,7 +111,7 @@ static void test_recorded_pg89(void)
 {
 	struct ps_ata_identify id;
 	size_t len;
-	uint8_t *p = load(DIR "qemu-wd20ezrz.vpd_pg89", &len);
+	uint8_t *p = load_fixture(DIR "qemu-wd20ezrz.vpd_pg89", &len);
 
 	CHECK_INT(len, 572);
 	CHECK_INT(ps_vpd_pg89_identify(p, len, &id), 0);
@@ -143,7 +133,7 @@ static void test_recorded_pg89(void)
 	free(p);
 
 	/* QEMU's default ide-hd: no rotation rate (lsblk still says ROTA 1), no WWN */
-	p = load(DIR "qemu-harddisk.vpd_pg89", &len);
+	p = load_fixture(DIR "qemu-harddisk.vpd_pg89", &len);
 	CHECK_INT(ps_vpd_pg89_identify(p, len, &id), 0);
 	CHECK_STR(id.model, "QEMU HARDDISK");
 	CHECK_STR(id.serial, "PS-SATA-0002");
@@ -161,12 +151,12 @@ static void test_vpd_pages(void)
 	int rpm;
 
 	/* libata's page 0x83 of the AHCI disk: T10 vendor id, then the NAA from IDENTIFY */
-	p = load(DIR "qemu-wd20ezrz.vpd_pg83", &len);
+	p = load_fixture(DIR "qemu-wd20ezrz.vpd_pg83", &len);
 	CHECK_INT(ps_vpd_pg83_wwn(p, len, wwn, sizeof(wwn)), 0);
 	CHECK_STR(wwn, "0x50014ee2b5d4a3c1");
 	free(p);
 	/* QEMU scsi-hd wwn=0x5000c500a1b2c3d4: smartctl "Logical Unit id: 0x5000c500a1b2c3d4" */
-	p = load(DIR "qemu-scsi-seagate.vpd_pg83", &len);
+	p = load_fixture(DIR "qemu-scsi-seagate.vpd_pg83", &len);
 	CHECK_INT(ps_vpd_pg83_wwn(p, len, wwn, sizeof(wwn)), 0);
 	CHECK_STR(wwn, "0x5000c500a1b2c3d4");
 	CHECK_INT(ps_vpd_pg83_wwn(p, len - 1, wwn, sizeof(wwn)), -ENODATA);
@@ -187,7 +177,7 @@ static void test_vpd_pages(void)
 	}
 
 	/* page B1: the rotation rate smartctl shows ("7200 rpm"), libata's copy of word 217 */
-	p = load(DIR "qemu-scsi-seagate.vpd_pgb1", &len);
+	p = load_fixture(DIR "qemu-scsi-seagate.vpd_pgb1", &len);
 	CHECK_INT(ps_vpd_pgb1_rotation(p, len, &rpm), 0);
 	CHECK_INT(rpm, 7200);
 	CHECK_INT(ps_vpd_pgb1_rotation(p, 5, &rpm), -ENODATA);
@@ -200,7 +190,7 @@ static void test_vpd_pages(void)
 	p[1] = 0xb0;
 	CHECK_INT(ps_vpd_pgb1_rotation(p, len, &rpm), -EINVAL);
 	free(p);
-	p = load(DIR "qemu-wd20ezrz.vpd_pgb1", &len);
+	p = load_fixture(DIR "qemu-wd20ezrz.vpd_pgb1", &len);
 	CHECK_INT(ps_vpd_pgb1_rotation(p, len, &rpm), 0);
 	CHECK_INT(rpm, 5400);
 	free(p);
@@ -239,7 +229,7 @@ static void test_damaged(void)
 		uint8_t *orig;
 
 		snprintf(path, sizeof(path), DIR "%s", files[f]);
-		orig = load(path, &len);
+		orig = load_fixture(path, &len);
 		for (size_t cut = 0; cut <= len; cut++) {
 			uint8_t *b = malloc(cut ? cut : 1);
 			struct ps_ata_identify id;

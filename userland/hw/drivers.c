@@ -40,6 +40,7 @@ const char *ps_nodrv_why_name(enum ps_nodrv_why w)
 	    [PS_NODRV_NOT_LOADED] = "not_loaded",
 	    [PS_NODRV_NOT_BOUND] = "not_bound",
 	    [PS_NODRV_FIRMWARE_MODE] = "firmware_mode",
+	    [PS_NODRV_NOMODESET] = "nomodeset",
 	};
 
 	return (unsigned int)w < PS_NODRV_WHYS ? names[w] : NULL;
@@ -577,6 +578,7 @@ struct facts {
 	json_object *coldplug_failed; /* [{module, error}] */
 	json_object *firmware;	      /* firmware.json */
 	struct bootlog log;
+	bool nomodeset;
 };
 
 static const char *coldplug_error(const struct facts *f, const char *module)
@@ -701,6 +703,17 @@ static void explain(const struct facts *f, struct ps_nodrv_dev *d)
 		goto done;
 	}
 	d->matters = d->matters || family_of(&f->families, d->module, d->family, sizeof(d->family));
+	if (f->nomodeset && strcmp(d->bus, "pci") == 0 && d->class >> 16 == 0x03) {
+		/* ast, mgag200 and the other KMS drivers refuse to load under nomodeset:
+		 * asked for, so said, not warned */
+		d->why = PS_NODRV_NOMODESET;
+		d->matters = false;
+		snprintf(what, sizeof(what),
+			 "%s would drive it, but nomodeset (the Safe graphics boot entry) holds "
+			 "display drivers back: the console stays on what the firmware set up",
+			 d->module);
+		goto done;
+	}
 	if ((err = coldplug_error(f, d->module))) {
 		d->why = PS_NODRV_LOAD_FAILED;
 		ps_copy_str(d->detail, sizeof(d->detail), err);
@@ -761,6 +774,17 @@ static void explain(const struct facts *f, struct ps_nodrv_dev *d)
 		 d->module);
 done:
 	snprintf(d->message, sizeof(d->message), "%s has no driver: %s", subject, what);
+}
+
+bool ps_cmdline_has(const char *cmdline, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = cmdline; n && (p = strstr(p, word)); p += n)
+		if ((p == cmdline || p[-1] == ' ' || p[-1] == '\t') &&
+		    (p[n] == '\0' || p[n] == ' ' || p[n] == '\t' || p[n] == '\n'))
+			return true;
+	return false;
 }
 
 static int grow(struct ps_drivers *out, size_t *cap)
@@ -1003,6 +1027,14 @@ int ps_drivers_read(const char *root, const struct ps_inventory *inv, struct ps_
 	f.coldplug_failed = ps_json_arr(coldplug, "failed");
 	f.firmware = read_json(f.root, SHARE "/firmware.json");
 	out->kmsg_read = bootlog_read(f.root, &f.log);
+	{
+		char path[4096], cmdline[4096];
+
+		f.nomodeset = ps_read_str(ps_path(path, sizeof(path), f.root, "/proc/cmdline"),
+					  cmdline, sizeof(cmdline)) > 0 &&
+			      ps_cmdline_has(cmdline, "nomodeset");
+		out->nomodeset = f.nomodeset;
+	}
 
 	ret = read_pci(&f, inv, out, &cap);
 	if (ret == 0)

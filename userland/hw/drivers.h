@@ -31,6 +31,7 @@ enum ps_nodrv_why {
 	PS_NODRV_NOT_LOADED,	  /* in the image, never loaded */
 	PS_NODRV_NOT_BOUND,	  /* loaded (or built in), did not take the device */
 	PS_NODRV_FIRMWARE_MODE,	  /* no module: the firmware set it up in a mode Linux lacks */
+	PS_NODRV_NOMODESET,	  /* a display whose driver nomodeset holds back (safe graphics) */
 	PS_NODRV_WHYS
 };
 /* "no_module", "family_off", ...: the report's drivers data. */
@@ -94,6 +95,7 @@ struct ps_drivers {
 	char alias_source[160]; /* the file the aliases came from, "" none */
 	char pci_ids_source[160], usb_ids_source[160];
 	bool kmsg_read; /* the boot log could be read */
+	bool nomodeset; /* the kernel command line says nomodeset (the safe graphics entry) */
 };
 
 /*
@@ -124,6 +126,9 @@ int ps_ids_lookup(const char *ids, size_t len, unsigned int vendor, int device, 
 /* The class name ("C 02 / 00" lines): the subclass's when listed, else the class's. */
 int ps_ids_class(const char *ids, size_t len, unsigned int cls, int subclass, char *name,
 		 size_t nlen);
+
+/* Whether a kernel command line holds word as a whole word ("nomodeset"). */
+bool ps_cmdline_has(const char *cmdline, const char *word);
 
 /* "r8169: probe of 0000:02:00.0 failed with error -5" (drivers/base/dd.c). */
 bool ps_probe_failure(const char *text, char *drv, size_t drv_len, char *dev, size_t dev_len,

@@ -4,6 +4,7 @@
  * negotiated link; and which disk is the boot stick.
  */
 #include "decode/decode.h"
+#include "hw/ata_native.h"
 #include "hw/hw_util.h"
 #include "hw/hw.h"
 #include "hw/readers.h"
@@ -334,6 +335,10 @@ static void drive_read(const char *root, const char *name, const char *boot_disk
 		pcie_link_text(root, d->pci_address, d->link, sizeof(d->link));
 	d->queue_depth = (int)read_count(ps_path(path, sizeof(path), "", "%s/queue_depth", dev), 1);
 	d->boot_device = boot_disk && strcmp(boot_disk, name) == 0;
+	/* HPA and DCO, with read-only commands, where libata passes them on */
+	if (d->has_ata && !d->boot_device &&
+	    (d->transport == PS_TR_SATA || d->transport == PS_TR_ATA))
+		ps_ata_capacity_read(root, name, &d->capacity);
 	ps_drive_location(real, name, location, sizeof(location));
 	ps_drive_identity(d->wwn, d->model, d->serial, location, d->id, sizeof(d->id));
 }

@@ -10,6 +10,7 @@
 #ifndef PS_HW_INVENTORY_H
 #define PS_HW_INVENTORY_H
 
+#include "decode/ata_capacity.h"
 #include "decode/decode.h"
 #include "hw/edac.h"
 #include "hw/ethtool.h"
@@ -94,6 +95,7 @@ struct ps_drive {
 	ps_tri removable;
 	bool has_ata; /* ata holds the drive's IDENTIFY data (vpd_pg89) */
 	struct ps_ata_identify ata;
+	struct ps_ata_capacity capacity; /* what an HPA or a DCO hides (SATA/PATA on libata) */
 	char link[48]; /* negotiated link as text: "SATA 6.0 Gb/s", "PCIe 8.0 GT/s x4", "" */
 	int queue_depth;
 	char pci_address[PS_ADDR_LEN]; /* nearest PCI ancestor (the controller) */

@@ -3,6 +3,7 @@
  * report's machine{}, pcie[], drives[], nics[] and memory{} (docs/report.md)
  * from struct ps_inventory. Unknown values become null.
  */
+#include "hw/ata_native.h"
 #include "hw/inventory.h"
 #include "hw/readers.h"
 #include "lib/json.h"
@@ -240,6 +241,7 @@ static json_object *drive_json(const struct ps_drive *d)
 	ps_json_set_str(o, "usb_path", d->usb_path);
 	set_bool(o, "boot_device", d->boot_device);
 	ps_json_set(o, "ata", ata_json(d));
+	ps_json_set(o, "capacity", ps_ata_capacity_json(&d->capacity));
 	return o;
 }
 

@@ -46,7 +46,7 @@
 //schema:        "candidates": {"type": "array", "items": {"type": "string"}},
 //schema:        "why": {"enum": ["no_module", "family_off", "no_family", "dropped", "load_failed",
 //schema:                         "firmware_failed", "firmware_left_out", "probe_failed",
-//schema:                         "not_loaded", "not_bound", "firmware_mode"]},
+//schema:                         "not_loaded", "not_bound", "firmware_mode", "nomodeset"]},
 //schema:        "family": {"type": ["string", "null"]},
 //schema:        "firmware": {"type": ["string", "null"]},
 //schema:        "detail": {"type": ["string", "null"]},
@@ -61,6 +61,18 @@
 //schema:        "error": {"type": ["string", "null"]}, "detail": {"type": ["string", "null"]}
 //schema:      },
 //schema:      "required": ["device", "file"]
+//schema:    }},
+//schema:    "nomodeset": {"type": "boolean"},
+//schema:    "framebuffer": {"type": ["string", "null"]},
+//schema:    "displays": {"type": "array", "items": {
+//schema:      "type": "object",
+//schema:      "properties": {
+//schema:        "address": {"type": "string"}, "device": {"type": ["string", "null"]},
+//schema:        "vendor_id": {"type": "string"}, "device_id": {"type": "string"},
+//schema:        "vendor": {"type": ["string", "null"]}, "name": {"type": ["string", "null"]},
+//schema:        "driver": {"type": ["string", "null"]}
+//schema:      },
+//schema:      "required": ["address", "vendor_id", "device_id", "driver"]
 //schema:    }}
 //schema:  },
 //schema:  "required": ["pci_functions", "usb_devices", "unbound", "devices", "firmware_failed"]
@@ -71,6 +83,7 @@
 #include "hw/drivers.h"
 #include "hw/inventory.h"
 #include "lib/json.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -138,6 +151,41 @@ static struct ps_dev_ref device_ref(const struct ps_ctx *ctx, const char *bus, c
 	return (struct ps_dev_ref){PS_DEV_NONE, NULL, name};
 }
 
+/*
+ * Every display controller and the driver that took it, with the console the
+ * kernel draws on: what a blank screen on a server (a BMC's ASPEED or Matrox
+ * VGA, driven by ast or mgag200) comes down to, and whether the Safe
+ * graphics entry (nomodeset) kept the firmware's console.
+ */
+static void displays(struct ps_ctx *ctx, const struct ps_drivers *d)
+{
+	json_object *a = ps_json_reset_arr(ctx->data, "displays");
+	char path[4096], fb[64];
+
+	for (size_t i = 0; ctx->inv && i < ctx->inv->n_pcie; i++) {
+		const struct ps_pcie_dev *p = &ctx->inv->pcie[i];
+		json_object *o;
+
+		if (!p->fn.ids_known || p->fn.class >> 16 != 0x03)
+			continue;
+		o = json_object_new_object();
+		ps_json_set_str(o, "address", p->fn.address);
+		ps_json_set_str(o, "device", p->id);
+		ps_json_set(o, "vendor_id", hex(p->fn.vendor, 4));
+		ps_json_set(o, "device_id", hex(p->fn.device, 4));
+		ps_json_set_str(o, "vendor", p->fn.vendor_name);
+		ps_json_set_str(o, "name", p->fn.device_name);
+		ps_json_set_str(o, "driver", p->fn.driver);
+		json_object_array_add(a, o);
+	}
+	ps_json_set(ctx->data, "nomodeset", json_object_new_boolean(d->nomodeset));
+	/* fb0's name ("EFI VGA", "astdrmfb"); none: the VGA text console */
+	if (ps_read_str(ps_path(path, sizeof(path), ctx->root, "/sys/class/graphics/fb0/name"), fb,
+			sizeof(fb)) <= 0)
+		fb[0] = '\0';
+	ps_json_set_str(ctx->data, "framebuffer", fb);
+}
+
 static int run(struct ps_ctx *ctx)
 {
 	struct ps_drivers d;
@@ -193,6 +241,7 @@ static int run(struct ps_ctx *ctx)
 			 f->file, f->error[0] ? f->error : "?",
 			 f->detail[0] ? "; the image left it out: " : "", f->detail);
 	}
+	displays(ctx, &d);
 	ps_drivers_free(&d);
 	return PS_PASS;
 }
@@ -228,6 +277,19 @@ static const struct ps_col fw_cols[] = {
     {.path = "/detail", .title = "why it is missing", .flags = PS_COL_WIDE},
 };
 
+static const struct ps_col display_cols[] = {
+    {.path = "/address", .title = "display", .flags = PS_COL_KEY},
+    {.path = "/device", .title = "id", .flags = PS_COL_DEVICE},
+    {.path = "/driver", .title = "driver"},
+    {.path = "/vendor", .title = "vendor"},
+    {.path = "/name", .title = "name", .flags = PS_COL_WIDE},
+};
+
+static const struct ps_col console_cols[] = {
+    {.path = "/nomodeset", .title = "nomodeset", .fmt = PS_FMT_BOOL},
+    {.path = "/framebuffer", .title = "framebuffer"},
+};
+
 static const struct ps_block blocks[] = {
     {.kind = PS_BLOCK_KV, .id = "summary", .rows = "", .cols = PS_COLS(summary_cols)},
     {.kind = PS_BLOCK_TABLE,
@@ -238,12 +300,21 @@ static const struct ps_block blocks[] = {
      .empty = "none: every PCI function and USB device has its driver",
      .note = "why: no_module (Linux has none), family_off (.config leaves its family out), "
 	     "no_family, load_failed, firmware_failed, probe_failed, not_bound, firmware_mode "
-	     "(set in the firmware setup)"},
+	     "(set in the firmware setup), nomodeset (safe graphics)"},
     {.kind = PS_BLOCK_TABLE,
      .id = "firmware_failed",
      .title = "Firmware that did not load at boot",
      .rows = "/firmware_failed",
      .cols = PS_COLS(fw_cols)},
+    {.kind = PS_BLOCK_TABLE,
+     .id = "displays",
+     .title = "Displays",
+     .rows = "/displays",
+     .cols = PS_COLS(display_cols),
+     .empty = "no display controller",
+     .note = "a server's BMC shows its VGA (ASPEED: ast, Matrox G200: mgag200); a blank "
+	     "screen: boot the Safe graphics entry (nomodeset)"},
+    {.kind = PS_BLOCK_KV, .id = "console", .rows = "", .cols = PS_COLS(console_cols)},
 };
 
 static const struct ps_view view = {

@@ -249,6 +249,81 @@ static void drive_findings(struct ps_ctx *ctx)
 	}
 }
 
+/* "1.1 MB", "320.1 GB": sizes as drive makers label them. */
+static void size_text(int64_t bytes, char *out, size_t len)
+{
+	if (bytes >= 1000000000)
+		snprintf(out, len, "%.1f GB", (double)bytes / 1e9);
+	else
+		snprintf(out, len, "%.1f MB", (double)bytes / 1e6);
+}
+
+/*
+ * What an HPA or a DCO hides from a drive (drives[].capacity): the sectors
+ * above the size it shows, and the features a DCO took away. probestick
+ * never changes either; the message says what shows them and what opens them.
+ */
+static void capacity_findings(struct ps_ctx *ctx)
+{
+	for (size_t i = 0; i < ctx->inv->n_drives; i++) {
+		const struct ps_drive *d = &ctx->inv->drives[i];
+		const struct ps_ata_capacity *c = &d->capacity;
+		int64_t hidden = c->hidden_sectors >= 0 ? c->hidden_sectors : c->hpa_hidden;
+		int64_t by_dco = hidden - (c->hpa_hidden > 0 ? c->hpa_hidden : 0);
+		char who[256], size[32], hpa[96] = "", dco[96] = "", show[64] = "", open[64] = "";
+
+		if (!c->examined)
+			continue;
+		snprintf(who, sizeof(who), "%s%s%s%s", d->model[0] ? d->model : "the drive",
+			 d->serial[0] ? " (serial " : "", d->serial, d->serial[0] ? ")" : "");
+		if (hidden > 0) {
+			struct ps_finding f = {.severity = PS_SEV_WARN,
+					       .dev = ps_drive_ref(d),
+					       .rule = "hidden_capacity",
+					       .value = (double)hidden,
+					       .limit = 0,
+					       .unit = "sectors"};
+
+			size_text(hidden * c->logical_sector, size, sizeof(size));
+			if (c->hpa_hidden > 0) {
+				snprintf(hpa, sizeof(hpa), "a Host Protected Area hides %lld (%s)",
+					 (long long)c->hpa_hidden, c->native_command);
+				snprintf(show, sizeof(show), "hdparm -N");
+				snprintf(open, sizeof(open), "hdparm -N p%lld",
+					 (long long)c->native_sectors);
+			}
+			if (by_dco > 0) {
+				snprintf(dco, sizeof(dco),
+					 "%sa Device Configuration Overlay hides %lld%s",
+					 hpa[0] ? " and " : "", (long long)by_dco,
+					 hpa[0] ? " more" : "");
+				snprintf(show + strlen(show), sizeof(show) - strlen(show),
+					 "%shdparm --dco-identify", show[0] ? " and " : "");
+				snprintf(open + strlen(open), sizeof(open) - strlen(open),
+					 "%shdparm --dco-restore", open[0] ? " then " : "");
+			}
+			ps_find(
+			    ctx, &f,
+			    "%s shows %lld sectors but has %lld: %s%s, %s in all. A BIOS's "
+			    "recovery "
+			    "area, a RAID controller's metadata, or a drive made to look smaller; "
+			    "a "
+			    "wipe or a surface scan misses them. probestick never changes it: %s "
+			    "shows it, %s opens it before a full wipe",
+			    who, (long long)c->current_sectors,
+			    (long long)(c->current_sectors + hidden), hpa, dco, size, show, open);
+		}
+		if (c->dco_features[0])
+			ps_findf(
+			    ctx, PS_SEV_WARN, ps_drive_ref(d), "dco_features",
+			    "%s has features a Device Configuration Overlay hides: %s (DEVICE "
+			    "CONFIGURATION IDENTIFY against IDENTIFY DEVICE): set up to pass as "
+			    "another model. probestick never changes it: hdparm --dco-identify "
+			    "shows it",
+			    who, c->dco_features);
+	}
+}
+
 /* probestick.ko refused by the kernel: why, and what gets the probes back. */
 static void module_finding(struct ps_ctx *ctx)
 {
@@ -314,6 +389,7 @@ static int run(struct ps_ctx *ctx)
 	pcie_verdicts(ctx);
 	nic_findings(ctx);
 	drive_findings(ctx);
+	capacity_findings(ctx);
 
 	ps_json_set(ctx->data, "pcie_functions", json_object_new_int((int)ctx->inv->n_pcie));
 	ps_json_set(ctx->data, "drives", json_object_new_int((int)ctx->inv->n_drives));
@@ -401,6 +477,20 @@ static const struct ps_col drive_id_cols[] = {
     {.path = "/firmware", .title = "firmware"},
     {.path = "/serial", .title = "serial"},
     {.path = "/model", .title = "model", .flags = PS_COL_WIDE},
+};
+
+static const struct ps_col capacity_cols[] = {
+    {.path = "/name", .title = "name", .flags = PS_COL_KEY},
+    {.path = "/id", .title = "id", .flags = PS_COL_DEVICE},
+    {.path = "/capacity/current_sectors", .title = "sectors"},
+    {.path = "/capacity/native_sectors", .title = "native"},
+    {.path = "/capacity/hpa", .title = "HPA", .bad = "set"},
+    {.path = "/capacity/dco_sectors", .title = "DCO max", .flags = PS_COL_OPTIONAL},
+    {.path = "/capacity/dco", .title = "DCO", .bad = "restricts"},
+    {.path = "/capacity/hidden_bytes", .title = "hidden", .fmt = PS_FMT_BYTES},
+    {.path = "/capacity/reason",
+     .title = "unknown because",
+     .flags = PS_COL_OPTIONAL | PS_COL_WIDE},
 };
 
 static const struct ps_col nic_cols[] = {
@@ -597,6 +687,15 @@ static const struct ps_block blocks[] = {
      .rows = "/drives",
      .cols = PS_COLS(drive_id_cols),
      .flags = PS_BLOCK_ENV},
+    {.kind = PS_BLOCK_TABLE,
+     .id = "drive_capacity",
+     .title = "Hidden capacity",
+     .rows = "/drives",
+     .when = "/capacity",
+     .cols = PS_COLS(capacity_cols),
+     .flags = PS_BLOCK_ENV,
+     .note = "HPA: native max (READ NATIVE MAX ADDRESS) above the sectors shown; DCO: its "
+	     "maximum and features (DEVICE CONFIGURATION IDENTIFY); read only, never changed"},
     {.kind = PS_BLOCK_TABLE,
      .id = "nics",
      .title = "Network interfaces",

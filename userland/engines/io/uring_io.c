@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <time.h>
@@ -32,6 +33,7 @@ struct engine {
 	struct ps_uio_result *res;
 	struct io_uring ring;
 	unsigned char *buf;
+	size_t buf_len; /* the mapping of buf, 0 when none */
 	struct slot *slots;
 	unsigned int *free_slots, n_free;
 	unsigned int inflight;
@@ -318,17 +320,51 @@ static uint64_t next_random(uint64_t *state)
 	return x * 0x2545F4914F6CDD1DULL;
 }
 
+/*
+ * The request buffers are a mapping of their own, not the malloc heap: each
+ * run registers (pins) and touches all of them, and a heap chunk freed between
+ * the long-lived allocations of a plan was never reused for the next run's
+ * aligned request, so every seq 1M QD8 run left 8 MiB resident until a 256 MiB
+ * machine ran out (docs/design.md, "Memory"). munmap gives them back at once.
+ */
+static int buf_map(struct engine *e, size_t len)
+{
+	void *buf = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (buf == MAP_FAILED)
+		return -errno;
+	e->buf = buf;
+	e->buf_len = len;
+	return 0;
+}
+
+/*
+ * The ring gone and its buffers returned. Closing a ring only queues its
+ * teardown, which unpins the registered buffers later: runs in a row held
+ * several runs' buffers pinned at once. Unregistering first unpins them now.
+ */
+static void teardown(struct engine *e, bool ring)
+{
+	if (ring) {
+		if (e->res->fixed_buffers)
+			io_uring_unregister_buffers(&e->ring);
+		io_uring_queue_exit(&e->ring);
+	}
+	if (e->buf_len)
+		munmap(e->buf, e->buf_len);
+	free(e->slots);
+	free(e->free_slots);
+}
+
 static int setup(struct engine *e)
 {
 	const struct ps_uio_job *j = e->job;
 	struct iovec *iov;
-	void *buf;
 	int ret;
 
-	ret = posix_memalign(&buf, PS_UIO_ALIGN, (size_t)j->qd * j->bs);
-	if (ret)
-		return -ret;
-	e->buf = buf;
+	ret = buf_map(e, (size_t)j->qd * j->bs);
+	if (ret < 0)
+		return ret;
 	e->slots = calloc(j->qd, sizeof(*e->slots));
 	e->free_slots = calloc(j->qd, sizeof(*e->free_slots));
 	iov = calloc(j->qd, sizeof(*iov));
@@ -369,9 +405,7 @@ int ps_uio_read(const struct ps_uio_job *j, struct ps_uio_result *res)
 		return ret;
 	ret = setup(&e);
 	if (ret < 0) {
-		free(e.buf);
-		free(e.slots);
-		free(e.free_slots);
+		teardown(&e, false);
 		return ret;
 	}
 	check_ns = (uint64_t)(j->check_ms ? j->check_ms : 50) * 1000000ULL;
@@ -489,10 +523,7 @@ int ps_uio_read(const struct ps_uio_job *j, struct ps_uio_result *res)
 			issuing = false;
 	}
 	res->seconds = (double)(last_done - start) / 1e9;
-	io_uring_queue_exit(&e.ring);
-	free(e.buf);
-	free(e.slots);
-	free(e.free_slots);
+	teardown(&e, true);
 	return e.fatal;
 }
 
