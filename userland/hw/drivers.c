@@ -26,23 +26,24 @@
 
 #define SHARE "/usr/share/probestick"
 
+const char *const ps_nodrv_why_names[PS_NODRV_WHYS + 1] = {
+    [PS_NODRV_NO_MODULE] = "no_module",
+    [PS_NODRV_FAMILY_OFF] = "family_off",
+    [PS_NODRV_NO_FAMILY] = "no_family",
+    [PS_NODRV_DROPPED] = "dropped",
+    [PS_NODRV_LOAD_FAILED] = "load_failed",
+    [PS_NODRV_FIRMWARE_FAILED] = "firmware_failed",
+    [PS_NODRV_FIRMWARE_OUT] = "firmware_left_out",
+    [PS_NODRV_PROBE_FAILED] = "probe_failed",
+    [PS_NODRV_NOT_LOADED] = "not_loaded",
+    [PS_NODRV_NOT_BOUND] = "not_bound",
+    [PS_NODRV_FIRMWARE_MODE] = "firmware_mode",
+    [PS_NODRV_WHYS] = NULL,
+};
+
 const char *ps_nodrv_why_name(enum ps_nodrv_why w)
 {
-	static const char *const names[PS_NODRV_WHYS] = {
-	    [PS_NODRV_NO_MODULE] = "no_module",
-	    [PS_NODRV_FAMILY_OFF] = "family_off",
-	    [PS_NODRV_NO_FAMILY] = "no_family",
-	    [PS_NODRV_DROPPED] = "dropped",
-	    [PS_NODRV_LOAD_FAILED] = "load_failed",
-	    [PS_NODRV_FIRMWARE_FAILED] = "firmware_failed",
-	    [PS_NODRV_FIRMWARE_OUT] = "firmware_left_out",
-	    [PS_NODRV_PROBE_FAILED] = "probe_failed",
-	    [PS_NODRV_NOT_LOADED] = "not_loaded",
-	    [PS_NODRV_NOT_BOUND] = "not_bound",
-	    [PS_NODRV_FIRMWARE_MODE] = "firmware_mode",
-	};
-
-	return (unsigned int)w < PS_NODRV_WHYS ? names[w] : NULL;
+	return (unsigned int)w < PS_NODRV_WHYS ? ps_nodrv_why_names[w] : NULL;
 }
 
 /* ---------------------------------------------------------- the pure part -- */
