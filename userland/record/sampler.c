@@ -367,6 +367,122 @@ static void irq_label(const struct irq_acc *r, char *buf, size_t len)
 }
 
 /* Returns the interrupts counted in this interval, or -1 when it was only a baseline. */
+/*
+ * The sample's CPU columns: every CPU made room for, each previous column
+ * found again (a->prev_col), and CPUs that came or went noted where
+ * /proc/stat did not. -1 when out of memory.
+ */
+static int irq_columns(struct ps_load_acc *a, double t, const struct ps_irq_table *cur,
+		       const struct ps_irq_table *prev, bool interval)
+{
+	for (unsigned int k = 0; k < cur->ncols; k++) {
+		if (ensure_cpu(a, cur->cpu_ids[k])) {
+			a->oom = true;
+			return -1;
+		}
+		a->irq_cpu_seen[cur->cpu_ids[k]] = true;
+	}
+	if (!interval)
+		return 0;
+	for (unsigned int i = 0; i < a->ncpu_cap; i++)
+		a->prev_col[i] = -1;
+	for (unsigned int k = 0; k < prev->ncols; k++)
+		if ((unsigned int)prev->cpu_ids[k] < a->ncpu_cap)
+			a->prev_col[prev->cpu_ids[k]] = (int)k;
+	/* /proc/stat, when there, already noted CPUs going on- and offline. */
+	for (unsigned int k = 0; k < cur->ncols && !a->st_ok; k++)
+		if (a->prev_col[cur->cpu_ids[k]] < 0)
+			note(a, "cpu%d appeared in /proc/interrupts %.1f s into the step",
+			     cur->cpu_ids[k], t - a->t_first);
+	for (unsigned int k = 0; k < prev->ncols && !a->st_ok; k++) {
+		bool still = false;
+
+		for (unsigned int m = 0; m < cur->ncols && !still; m++)
+			still = cur->cpu_ids[m] == prev->cpu_ids[k];
+		if (!still)
+			note(a, "cpu%d left /proc/interrupts %.1f s into the step (went offline)",
+			     prev->cpu_ids[k], t - a->t_first);
+	}
+	return 0;
+}
+
+/*
+ * The accumulator of line l (its previous sample's pl, or NULL): the same
+ * one, one found by key, or a new one (noted when it appeared mid-step);
+ * its name kept current. NULL when out of memory.
+ */
+static struct irq_acc *irq_line_acc(struct ps_load_acc *a, double t, struct ps_irq_line *l,
+				    const struct ps_irq_line *pl, bool interval)
+{
+	struct irq_acc *r;
+	char label[160];
+
+	if (pl && pl->user >= 0) {
+		l->user = pl->user;
+	} else {
+		l->user = a->samples ? find_irq_acc(a, l->key) : -1;
+		if (l->user < 0)
+			l->user = new_irq_acc(a, l);
+		if (l->user < 0) {
+			a->oom = true;
+			return NULL;
+		}
+		if (interval) {
+			irq_label(&a->irqs[l->user], label, sizeof(label));
+			note(a, "%s appeared %.1f s into the step; counted from then", label,
+			     t - a->t_first);
+		}
+	}
+	r = &a->irqs[l->user];
+	r->stamp = a->samples;
+	if (!span_eq(r->name, l->name, l->name_len)) {
+		char *name = dup_span(l->name, l->name_len);
+
+		if (r->name && *r->name && name && *name)
+			note(a, "irq %s changed from %s to %s %.1f s into the step", r->key,
+			     r->name, name, t - a->t_first);
+		if (name && *name) {
+			free(r->name);
+			r->name = name;
+		} else {
+			free(name);
+		}
+	}
+	return r;
+}
+
+/* Line l's interrupts since its previous sample pl, per CPU into r: their count. */
+static uint64_t irq_line_delta(const struct ps_load_acc *a, const struct ps_irq_table *cur,
+			       const struct ps_irq_table *prev, const struct ps_irq_line *l,
+			       const struct ps_irq_line *pl, struct irq_acc *r)
+{
+	uint64_t count = 0;
+
+	if (pl->global != l->global) {
+		r->resets++;
+		return 0;
+	}
+	if (l->global) {
+		uint64_t d = irq_delta(prev->counts[pl->counts], cur->counts[l->counts], r);
+
+		r->total += d;
+		return d;
+	}
+	for (unsigned int k = 0; k < l->ncounts; k++) {
+		int cpu = cur->cpu_ids[k];
+		int pk = a->prev_col[cpu];
+		uint64_t d;
+
+		if (pk < 0 || (unsigned int)pk >= pl->ncounts)
+			continue;
+		d = irq_delta(prev->counts[pl->counts + pk], cur->counts[l->counts + k], r);
+		r->per_cpu[cpu] += d;
+		r->total += d;
+		count += d;
+	}
+	return count;
+}
+
 static int64_t add_irqs(struct ps_load_acc *a, double t, struct ps_irq_table *cur,
 			const struct ps_irq_table *prev)
 {
@@ -375,106 +491,21 @@ static int64_t add_irqs(struct ps_load_acc *a, double t, struct ps_irq_table *cu
 	size_t hint = 0;
 	char label[160];
 
-	for (unsigned int k = 0; k < cur->ncols; k++) {
-		if (ensure_cpu(a, cur->cpu_ids[k])) {
-			a->oom = true;
-			return -1;
-		}
-		a->irq_cpu_seen[cur->cpu_ids[k]] = true;
-	}
-	if (interval) {
-		for (unsigned int i = 0; i < a->ncpu_cap; i++)
-			a->prev_col[i] = -1;
-		for (unsigned int k = 0; k < prev->ncols; k++)
-			if ((unsigned int)prev->cpu_ids[k] < a->ncpu_cap)
-				a->prev_col[prev->cpu_ids[k]] = (int)k;
-		/* /proc/stat, when there, already noted CPUs going on- and offline. */
-		for (unsigned int k = 0; k < cur->ncols && !a->st_ok; k++)
-			if (a->prev_col[cur->cpu_ids[k]] < 0)
-				note(a, "cpu%d appeared in /proc/interrupts %.1f s into the step",
-				     cur->cpu_ids[k], t - a->t_first);
-		for (unsigned int k = 0; k < prev->ncols && !a->st_ok; k++) {
-			bool still = false;
-
-			for (unsigned int m = 0; m < cur->ncols && !still; m++)
-				still = cur->cpu_ids[m] == prev->cpu_ids[k];
-			if (!still)
-				note(a,
-				     "cpu%d left /proc/interrupts %.1f s into the step (went "
-				     "offline)",
-				     prev->cpu_ids[k], t - a->t_first);
-		}
-	}
-
+	if (irq_columns(a, t, cur, prev, interval) < 0)
+		return -1;
 	for (size_t i = 0; i < cur->nlines; i++) {
 		struct ps_irq_line *l = &cur->lines[i];
 		const struct ps_irq_line *pl = NULL;
 		struct irq_acc *r;
-		long j = -1;
+		long j = interval ? ps_irq_find(prev, l->key, hint) : -1;
 
-		if (interval) {
-			j = ps_irq_find(prev, l->key, hint);
-			if (j >= 0) {
-				pl = &prev->lines[j];
-				hint = (size_t)j + 1;
-			}
+		if (j >= 0) {
+			pl = &prev->lines[j];
+			hint = (size_t)j + 1;
 		}
-		if (pl && pl->user >= 0) {
-			l->user = pl->user;
-		} else {
-			l->user = a->samples ? find_irq_acc(a, l->key) : -1;
-			if (l->user < 0)
-				l->user = new_irq_acc(a, l);
-			if (l->user < 0) {
-				a->oom = true;
-				continue;
-			}
-			if (interval) {
-				irq_label(&a->irqs[l->user], label, sizeof(label));
-				note(a, "%s appeared %.1f s into the step; counted from then",
-				     label, t - a->t_first);
-			}
-		}
-		r = &a->irqs[l->user];
-		r->stamp = a->samples;
-		if (!span_eq(r->name, l->name, l->name_len)) {
-			char *name = dup_span(l->name, l->name_len);
-
-			if (r->name && *r->name && name && *name)
-				note(a, "irq %s changed from %s to %s %.1f s into the step", r->key,
-				     r->name, name, t - a->t_first);
-			if (name && *name) {
-				free(r->name);
-				r->name = name;
-			} else {
-				free(name);
-			}
-		}
-		if (!pl)
-			continue;
-		if (pl->global != l->global) {
-			r->resets++;
-			continue;
-		}
-		if (l->global) {
-			uint64_t d = irq_delta(prev->counts[pl->counts], cur->counts[l->counts], r);
-
-			r->total += d;
-			count += d;
-			continue;
-		}
-		for (unsigned int k = 0; k < l->ncounts; k++) {
-			int cpu = cur->cpu_ids[k];
-			int pk = a->prev_col[cpu];
-			uint64_t d;
-
-			if (pk < 0 || (unsigned int)pk >= pl->ncounts)
-				continue;
-			d = irq_delta(prev->counts[pl->counts + pk], cur->counts[l->counts + k], r);
-			r->per_cpu[cpu] += d;
-			r->total += d;
-			count += d;
-		}
+		r = irq_line_acc(a, t, l, pl, interval);
+		if (r && pl)
+			count += irq_line_delta(a, cur, prev, l, pl, r);
 	}
 	if (interval) {
 		for (size_t i = 0; i < prev->nlines; i++) {
