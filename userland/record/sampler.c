@@ -881,25 +881,10 @@ static void free_acc(struct ps_load_acc *a)
 	free(a);
 }
 
-json_object *ps_load_acc_finish(struct ps_load_acc *a)
+/* Why /proc/stat or /proc/interrupts gave nothing, when one did not. */
+static void unavailable_json(const struct ps_load_acc *a, json_object *load)
 {
-	json_object *load = json_object_new_object(), *cpus, *ids_json, *notes;
 	char unavailable[512] = "", buf[256];
-	int *ids;
-	size_t nids = 0;
-
-	if (!load || !a) {
-		if (a)
-			free_acc(a);
-		if (load)
-			json_object_object_add(load, "unavailable",
-					       json_object_new_string("sampler could not start"));
-		return load;
-	}
-	json_object_object_add(load, "interval_ms", json_object_new_int((int)a->interval_ms));
-	json_object_object_add(load, "samples", json_object_new_int64((int64_t)a->samples));
-	json_object_object_add(load, "duration_s",
-			       one_decimal(a->samples ? a->t_last - a->t_first : 0));
 
 	if (!a->st_ok) {
 		errno_text(buf, sizeof(buf), "/proc/stat", a->st_err ? a->st_err : -ENODATA);
@@ -914,21 +899,21 @@ json_object *ps_load_acc_finish(struct ps_load_acc *a)
 	}
 	if (*unavailable)
 		json_object_object_add(load, "unavailable", json_object_new_string(unavailable));
+}
 
-	ids = calloc(a->ncpu_cap ? a->ncpu_cap : 1, sizeof(int));
-	if (!ids) {
-		free_acc(a);
-		return load;
-	}
-	for (unsigned int c = 0; c < a->ncpu_cap; c++)
-		if (a->cpu[c].seen || a->irq_cpu_seen[c])
-			ids[nids++] = (int)c;
-	ids_json = json_object_new_array();
+/*
+ * Each CPU's times and the total. The total is the sum of the per-CPU lines:
+ * the aggregate "cpu" line also holds offline CPUs' frozen counters, whose
+ * idle time jumps when they go off- and online. It is used only when no
+ * per-CPU line parsed.
+ */
+static void cpus_json(const struct ps_load_acc *a, json_object *load, const int *ids, size_t nids)
+{
+	json_object *ids_json = json_object_new_array(), *cpus = json_object_new_array();
+
 	for (size_t k = 0; k < nids; k++)
 		json_object_array_add(ids_json, json_object_new_int(ids[k]));
 	json_object_object_add(load, "cpu_ids", ids_json);
-
-	cpus = json_object_new_array();
 	for (size_t k = 0; k < nids; k++) {
 		const struct cpu_acc *c = &a->cpu[ids[k]];
 
@@ -936,11 +921,6 @@ json_object *ps_load_acc_finish(struct ps_load_acc *a)
 			json_object_array_add(cpus, cpu_json(c->sum, ids[k]));
 	}
 	json_object_object_add(load, "cpus", cpus);
-	/*
-	 * The total is the sum of the per-CPU lines: the aggregate "cpu" line
-	 * also holds offline CPUs' frozen counters, whose idle time jumps when
-	 * they go off- and online. It is used only when no per-CPU line parsed.
-	 */
 	if (json_object_array_length(cpus)) {
 		uint64_t sum[PS_ST_NFIELDS] = {0};
 
@@ -953,10 +933,13 @@ json_object *ps_load_acc_finish(struct ps_load_acc *a)
 	} else {
 		json_object_object_add(load, "total", NULL);
 	}
-	add_irq_json(a, load, ids, nids);
-	add_series_json(a, load, ids, nids);
+}
 
-	/* Events that can repeat every second are summed here rather than noted each time. */
+/* Events that can repeat every second, summed here rather than noted each time. */
+static void note_totals(struct ps_load_acc *a, const int *ids, size_t nids)
+{
+	char buf[256];
+
 	for (size_t k = 0; k < nids; k++) {
 		const struct cpu_acc *c = &a->cpu[ids[k]];
 
@@ -995,17 +978,58 @@ json_object *ps_load_acc_finish(struct ps_load_acc *a)
 		     a->it_truncated);
 	if (a->oom)
 		note(a, "out of memory while sampling: figures are incomplete");
+}
 
-	if (a->nnotes) {
-		notes = json_object_new_array();
-		for (unsigned int i = 0; i < a->nnotes; i++)
-			json_object_array_add(notes, ps_json_new_str(a->notes[i]));
-		if (a->notes_dropped) {
-			snprintf(buf, sizeof(buf), "%u more notes left out", a->notes_dropped);
-			json_object_array_add(notes, json_object_new_string(buf));
-		}
-		json_object_object_add(load, "notes", notes);
+/* The notes, and how many were left out. */
+static void notes_json(const struct ps_load_acc *a, json_object *load)
+{
+	json_object *notes;
+	char buf[64];
+
+	if (!a->nnotes)
+		return;
+	notes = json_object_new_array();
+	for (unsigned int i = 0; i < a->nnotes; i++)
+		json_object_array_add(notes, ps_json_new_str(a->notes[i]));
+	if (a->notes_dropped) {
+		snprintf(buf, sizeof(buf), "%u more notes left out", a->notes_dropped);
+		json_object_array_add(notes, json_object_new_string(buf));
 	}
+	json_object_object_add(load, "notes", notes);
+}
+
+json_object *ps_load_acc_finish(struct ps_load_acc *a)
+{
+	json_object *load = json_object_new_object();
+	int *ids;
+	size_t nids = 0;
+
+	if (!load || !a) {
+		if (a)
+			free_acc(a);
+		if (load)
+			json_object_object_add(load, "unavailable",
+					       json_object_new_string("sampler could not start"));
+		return load;
+	}
+	json_object_object_add(load, "interval_ms", json_object_new_int((int)a->interval_ms));
+	json_object_object_add(load, "samples", json_object_new_int64((int64_t)a->samples));
+	json_object_object_add(load, "duration_s",
+			       one_decimal(a->samples ? a->t_last - a->t_first : 0));
+	unavailable_json(a, load);
+	ids = calloc(a->ncpu_cap ? a->ncpu_cap : 1, sizeof(int));
+	if (!ids) {
+		free_acc(a);
+		return load;
+	}
+	for (unsigned int c = 0; c < a->ncpu_cap; c++)
+		if (a->cpu[c].seen || a->irq_cpu_seen[c])
+			ids[nids++] = (int)c;
+	cpus_json(a, load, ids, nids);
+	add_irq_json(a, load, ids, nids);
+	add_series_json(a, load, ids, nids);
+	note_totals(a, ids, nids);
+	notes_json(a, load);
 	free(ids);
 	free_acc(a);
 	return load;
