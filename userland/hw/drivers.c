@@ -639,8 +639,7 @@ static bool usb_class_matters(unsigned int cls)
  * RAID mode) or that has no storage of its own (AMT IDE-R): true when it is
  * one of those, its why and what set.
  */
-static bool explain_unclaimed(const struct facts *f, struct ps_nodrv_dev *d, char *what,
-			      size_t len)
+static bool explain_unclaimed(const struct facts *f, struct ps_nodrv_dev *d, char *what, size_t len)
 {
 	bool pci = strcmp(d->bus, "pci") == 0, in_image;
 
@@ -677,7 +676,8 @@ static void explain_not_in_image(const struct facts *f, struct ps_nodrv_dev *d, 
 	d->matters = d->matters || st;
 	if (st == 'x') {
 		d->why = PS_NODRV_DROPPED;
-		snprintf(what, len, "%s would drive it, but initramfs/modules.conf drops it from %s",
+		snprintf(what, len,
+			 "%s would drive it, but initramfs/modules.conf drops it from %s",
 			 d->module, d->family);
 	} else if (st == 'n') {
 		d->why = PS_NODRV_FAMILY_OFF;
@@ -734,8 +734,7 @@ static bool explain_from_log(const struct facts *f, struct ps_nodrv_dev *d, char
 }
 
 /* A shipped module that did not take the device: not loaded, firmware left out, or silent. */
-static void explain_not_bound(const struct facts *f, struct ps_nodrv_dev *d, char *what,
-			      size_t len)
+static void explain_not_bound(const struct facts *f, struct ps_nodrv_dev *d, char *what, size_t len)
 {
 	json_object *left;
 
@@ -779,8 +778,8 @@ static void explain(const struct facts *f, struct ps_nodrv_dev *d)
 	} else if (!has_name(&f->image_mods, d->module) && !has_name(&f->builtin, d->module)) {
 		explain_not_in_image(f, d, what, sizeof(what));
 	} else {
-		d->matters = d->matters ||
-			     family_of(&f->families, d->module, d->family, sizeof(d->family));
+		d->matters =
+		    d->matters || family_of(&f->families, d->module, d->family, sizeof(d->family));
 		if (!explain_from_log(f, d, what, sizeof(what)))
 			explain_not_bound(f, d, what, sizeof(what));
 	}

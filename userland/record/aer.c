@@ -291,8 +291,8 @@ static json_object *events_json(const struct probestick_kc_record *ev, unsigned 
  * One severity's errors of a device during the step (end e, start s): each
  * counter's growth into names and list ("BadTLP 2, ..."); the total.
  */
-static uint64_t severity_delta(const struct ps_aer_counts *e, const struct ps_aer_counts *s,
-			       int sv, json_object *names, char *list, size_t len)
+static uint64_t severity_delta(const struct ps_aer_counts *e, const struct ps_aer_counts *s, int sv,
+			       json_object *names, char *list, size_t len)
 {
 	uint64_t total = 0;
 	size_t used = 0;
@@ -306,27 +306,28 @@ static uint64_t severity_delta(const struct ps_aer_counts *e, const struct ps_ae
 			continue;
 		total += v;
 		json_object_object_add(names, e->name[sv][k], json_object_new_int64((int64_t)v));
-		w = snprintf(list + used, len - used, "%s%s %llu", used ? ", " : "",
-			     e->name[sv][k], (unsigned long long)v);
+		w = snprintf(list + used, len - used, "%s%s %llu", used ? ", " : "", e->name[sv][k],
+			     (unsigned long long)v);
 		if (w > 0 && (size_t)w < len - used)
 			used += (size_t)w;
 	}
 	if (!total && e->total[sv] > 0 && s)
-		total = delta((uint64_t)(s->total[sv] > 0 ? s->total[sv] : 0),
-			      (uint64_t)e->total[sv]);
+		total =
+		    delta((uint64_t)(s->total[sv] > 0 ? s->total[sv] : 0), (uint64_t)e->total[sv]);
 	return total;
 }
 
 /* The probe's decoded status of the same device and severity, when it saw the events. */
-static void probe_bits(const struct probestick_kc_record *ev, unsigned int nev,
-		       const char *address, int sv, char *bits, size_t len)
+static void probe_bits(const struct probestick_kc_record *ev, unsigned int nev, const char *address,
+		       int sv, char *bits, size_t len)
 {
 	bits[0] = '\0';
 	for (unsigned int k = 0; k < nev; k++) {
 		char name[sizeof(ev[k].name) + 1];
 
 		event_name(&ev[k], name);
-		if (strcmp(name, address) == 0 && strcmp(sev_of_event(ev[k].dir), sev_keys[sv]) == 0)
+		if (strcmp(name, address) == 0 &&
+		    strcmp(sev_of_event(ev[k].dir), sev_keys[sv]) == 0)
 			ps_aer_status_names(ev[k].dir, (uint32_t)ev[k].sum, bits, len);
 	}
 }
@@ -377,7 +378,9 @@ static json_object *device_delta(const struct ps_aer_counts *e, const struct ps_
 		ps_json_set(ps_json_get(d, "counters"), sev_keys[sv], names);
 		probe_bits(ev, nev, e->address, sv, bits, sizeof(bits));
 		severity_finding(findings, &dev, sv, total,
-				 list[0] ? list : bits[0] ? bits : "counted in total");
+				 list[0]   ? list
+				 : bits[0] ? bits
+					   : "counted in total");
 	}
 	for (int sv = 0; d && sv < 3; sv++)
 		if (e->rootport[sv] >= 0 && s && s->rootport[sv] >= 0)
@@ -430,8 +433,8 @@ json_object *ps_aer_compare(const struct ps_aer_counts *a, size_t na, const stru
 				probe_reason && probe_reason[0] ? probe_reason
 								: "probestick.ko not loaded");
 	for (size_t i = 0; i < nb; i++) {
-		json_object *d = device_delta(&b[i], find(a, na, b[i].address), ev, nev, inv,
-					      findings);
+		json_object *d =
+		    device_delta(&b[i], find(a, na, b[i].address), ev, nev, inv, findings);
 
 		if (d)
 			json_object_array_add(devs, d);

@@ -698,9 +698,9 @@ static void burn_command(struct burn *b)
 	struct ps_ctx *ctx = b->ctx;
 	int64_t avail = ps_mem_available(ctx->root);
 	uint64_t vm_bytes = avail > 0 ? (uint64_t)avail / 4 : 64 * MIB;
-	char *const argv[] = {"stress-ng", "--cpu",	 b->cpu_n,    "--cpu-method", "all",
-			      "--vm",	   "1",		 "--vm-bytes", b->vmb,	      "--vm-method",
-			      "all",	   "--verify",	 "--timeout", b->tmo,	      "--metrics",
+	char *const argv[] = {"stress-ng", "--cpu",    b->cpu_n,     "--cpu-method", "all",
+			      "--vm",	   "1",	       "--vm-bytes", b->vmb,	     "--vm-method",
+			      "all",	   "--verify", "--timeout",  b->tmo,	     "--metrics",
 			      "--oomable", NULL};
 	char cmd[256];
 	size_t len = 0;
@@ -882,7 +882,8 @@ static void supervise(struct burn *b)
 static void report_stress(struct burn *b, const struct ps_stress_run *sr, bool parsed)
 {
 	json_object *data = b->ctx->data;
-	json_object *stressors = ps_json_arr(data, "stressors"), *fl = ps_json_arr(data, "fail_lines");
+	json_object *stressors = ps_json_arr(data, "stressors"),
+		    *fl = ps_json_arr(data, "fail_lines");
 
 	ps_json_set_num(data, "elapsed_s", b->elapsed, 1);
 	ps_json_set(data, "complete", json_object_new_boolean(!b->aborted));

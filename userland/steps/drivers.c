@@ -180,8 +180,8 @@ static int list_firmware(struct ps_ctx *ctx, struct drivers_result *r, const str
 {
 	for (size_t i = 0; i < d->n_fw; i++) {
 		const struct ps_fw_failure *f = &d->fw[i];
-		struct fw_row *row = ps_fields_grow(&fw_fields, &r->firmware_failed,
-						    &r->n_firmware_failed);
+		struct fw_row *row =
+		    ps_fields_grow(&fw_fields, &r->firmware_failed, &r->n_firmware_failed);
 		char name[48];
 		bool pci =
 		    strchr(f->device, ':') && strchr(f->device, '.') && strlen(f->device) == 12;

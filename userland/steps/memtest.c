@@ -76,13 +76,13 @@ struct pattern_row {
 struct failure_row {
 	const char *pattern;
 	unsigned int pass;
-	uint64_t offset;		  /* bytes into the locked buffer */
-	char phys[24], phys_why[120];	  /* "0x..." or "" unknown, and why */
-	char expected[24], actual[24];	  /* 64-bit words as "0x%016x" */
-	int bits;			  /* the bits that differ */
-	char dimm[64];			  /* "" unknown */
-	const char *dimm_source;	  /* "edac", "smbios", NULL */
-	char dimm_why[300];		  /* why the DIMM is unknown */
+	uint64_t offset;	       /* bytes into the locked buffer */
+	char phys[24], phys_why[120];  /* "0x..." or "" unknown, and why */
+	char expected[24], actual[24]; /* 64-bit words as "0x%016x" */
+	int bits;		       /* the bits that differ */
+	char dimm[64];		       /* "" unknown */
+	const char *dimm_source;       /* "edac", "smbios", NULL */
+	char dimm_why[300];	       /* why the DIMM is unknown */
 };
 
 struct memtest_result {
@@ -235,7 +235,8 @@ static void failure_row(struct failure_row *o, const struct fail_rec *r, const u
 	int err = -EIO;
 
 	if (pagemap_fd < 0)
-		snprintf(o->phys_why, sizeof(o->phys_why), "/proc/self/pagemap could not be opened");
+		snprintf(o->phys_why, sizeof(o->phys_why),
+			 "/proc/self/pagemap could not be opened");
 	else if (pread(pagemap_fd, &entry, sizeof(entry), (off_t)(vaddr / (uint64_t)page * 8)) !=
 		 sizeof(entry))
 		snprintf(o->phys_why, sizeof(o->phys_why),
@@ -290,8 +291,8 @@ static uint64_t one_pass(struct mt_run *t, enum ps_mt_pattern p, unsigned int pa
 	}
 	for (size_t at = 0; at < words && !t->aborted; at += chunk_words) {
 		size_t n = words - at < chunk_words ? words - at : chunk_words;
-		size_t bad = ps_mt_check(p, t->buf + at, n, pass, t->seed ^ at, tmp,
-					 MAX_FAILS - t->n_rec);
+		size_t bad =
+		    ps_mt_check(p, t->buf + at, n, pass, t->seed ^ at, tmp, MAX_FAILS - t->n_rec);
 
 		for (size_t i = 0; i < bad && t->n_rec < MAX_FAILS; i++) {
 			t->rec[t->n_rec] = (struct fail_rec){tmp[i], p, pass};
@@ -310,8 +311,8 @@ static void run_patterns(struct mt_run *t, struct memtest_result *r)
 {
 	double t0 = ps_mono_now();
 
-	ps_progress_phase(t->ctx, "patterns",
-			  (uint64_t)PS_MT_PATTERNS * PS_MT_PASSES * 2 * t->size, "B");
+	ps_progress_phase(t->ctx, "patterns", (uint64_t)PS_MT_PATTERNS * PS_MT_PASSES * 2 * t->size,
+			  "B");
 	r->errors = 0;
 	for (int p = 0; p < PS_MT_PATTERNS && !t->aborted; p++) {
 		struct pattern_row *row = &r->patterns[r->n_patterns++];
@@ -329,7 +330,8 @@ static void run_patterns(struct mt_run *t, struct memtest_result *r)
 		r->errors += row->errors;
 		tp = ps_mono_now() - tp;
 		row->seconds = tp;
-		row->rate_mbps = row->passes && tp > 0 ? 2.0 * row->passes * t->size / tp / 1e6 : NAN;
+		row->rate_mbps =
+		    row->passes && tp > 0 ? 2.0 * row->passes * t->size / tp / 1e6 : NAN;
 	}
 	r->seconds = ps_mono_now() - t0;
 	r->rate_mbps = r->seconds > 0 && t->moved > 0 ? t->moved / r->seconds / 1e6 : NAN;
@@ -376,9 +378,9 @@ static int judge(struct ps_ctx *ctx, const struct memtest_result *r, bool aborte
 		    "pattern at physical address %s, %s expected, %s read; DIMM %s): the memory "
 		    "is faulty; boot memtest86+ from the stick's menu to test all of it",
 		    r->errors, (unsigned long long)(r->size_bytes / MIB),
-		    first ? first->pattern : "?",
-		    first && first->phys[0] ? first->phys : "unknown", first ? first->expected : "?",
-		    first ? first->actual : "?", first && first->dimm[0] ? first->dimm : "unknown");
+		    first ? first->pattern : "?", first && first->phys[0] ? first->phys : "unknown",
+		    first ? first->expected : "?", first ? first->actual : "?",
+		    first && first->dimm[0] ? first->dimm : "unknown");
 	}
 	if (aborted) {
 		ps_step_reason(ctx, "aborted after %.1f s; the patterns that ran are kept",

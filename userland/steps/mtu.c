@@ -84,8 +84,7 @@ static const struct ps_field path_f[] = {
     PS_FIELD(struct path_row, payload, "payload", .unit = "bytes", .flags = PS_FLD_NULL),
     PS_FIELD(struct path_row, mismatch, "mismatch"),
     PS_FIELD(struct path_row, probes, "probes"),
-    PS_FIELD(struct path_row, rtt_ms, "rtt_ms", .unit = "ms", .decimals = 2,
-	     .flags = PS_FLD_NULL),
+    PS_FIELD(struct path_row, rtt_ms, "rtt_ms", .unit = "ms", .decimals = 2, .flags = PS_FLD_NULL),
     PS_FIELD(struct path_row, error, "error", .flags = PS_FLD_OMIT),
 };
 static const struct ps_fields path_fields = PS_FIELDS(struct path_row, path_f);
@@ -109,8 +108,8 @@ static void put_back(struct ps_ctx *ctx, struct mtu_result *res, const struct ps
 		res->restored[res->n_restored++] = ps->put_back[i];
 	for (size_t i = 0; i < ps->n; i++)
 		if (ps->p[i].restore_error[0])
-			ps_findf(ctx, PS_SEV_FAIL, ps_port_ref(&ps->p[i]), "not_restored",
-				 "%s", ps->p[i].restore_error);
+			ps_findf(ctx, PS_SEV_FAIL, ps_port_ref(&ps->p[i]), "not_restored", "%s",
+				 ps->p[i].restore_error);
 }
 
 /* The MTU mtu= asks of a port: the driver's largest, as it is, or a number (capped). */
@@ -141,8 +140,8 @@ static void raise_mtu(struct ps_ctx *ctx, struct ps_ports *ps, size_t i)
 }
 
 /* The path's row: what each way took, and the path's (the smaller way). */
-static struct path_row *path_row(struct mtu_result *res, int kind, const char *from,
-				 const char *to, const struct ps_port *p, int mtu_there, bool icmp,
+static struct path_row *path_row(struct mtu_result *res, int kind, const char *from, const char *to,
+				 const struct ps_port *p, int mtu_there, bool icmp,
 				 const struct ps_pmtu_result *r, int ret)
 {
 	struct path_row *o;
@@ -318,8 +317,8 @@ static bool peer_phase(struct ps_ctx *ctx, struct mtu_result *res)
 	int ret;
 
 	ps_progress_phase(ctx, "finding the peer", 1, "peer");
-	ret = ps_peer_link_open(&pl, ctx->inv, ctx->cfg ? &ctx->cfg->net_want : NULL, NULL,
-				NULL, ps_should_abort_hook, ctx);
+	ret = ps_peer_link_open(&pl, ctx->inv, ctx->cfg ? &ctx->cfg->net_want : NULL, NULL, NULL,
+				ps_should_abort_hook, ctx);
 	res->tried = pl.tried;
 	pl.tried = NULL;
 	if (ret == 0 && pl.port >= 0) {
@@ -346,8 +345,8 @@ static bool peer_phase(struct ps_ctx *ctx, struct mtu_result *res)
 		if (ret == -ECANCELED)
 			aborted = true;
 		/* The echo service says its own MTU; discovery said it too. */
-		report(ctx, res, 1, p->name, to, p, r.peer_mtu > 0 ? r.peer_mtu : pl.peer.mtu,
-		       icmp, &r, ret);
+		report(ctx, res, 1, p->name, to, p, r.peer_mtu > 0 ? r.peer_mtu : pl.peer.mtu, icmp,
+		       &r, ret);
 	}
 	ps_peer_link_close(&pl);
 	put_back(ctx, res, &pl.ps);

@@ -101,8 +101,8 @@ static const struct ps_field storage_f[] = {
     PS_FIELD_OBJP(struct storage_result, export, "export", &export_fields, .flags = PS_FLD_NULL),
     PS_FIELD(struct storage_result, rule.runs, "runs", .help = "the plan's runs per figure"),
     PS_FIELD(struct storage_result, rule.max_runs, "max_runs", .flags = PS_FLD_NEWER),
-    PS_FIELD(struct storage_result, rule.cv_limit_pct, "noise_cv_pct", .unit = "%",
-	     .decimals = 1, .flags = PS_FLD_NEWER),
+    PS_FIELD(struct storage_result, rule.cv_limit_pct, "noise_cv_pct", .unit = "%", .decimals = 1,
+	     .flags = PS_FLD_NEWER),
     PS_FIELD_ARRAY(struct storage_result, figures, n_figures, "figures", &figure_fields),
     PS_FIELD(struct storage_result, bottleneck, "bottleneck", .names = bottleneck_names,
 	     .flags = PS_FLD_NULL),
@@ -418,7 +418,8 @@ static int measure_all(struct storage *s, struct ps_peer_link *pl)
 static void judge(struct ps_ctx *ctx, struct storage_result *r, const struct ps_port *p)
 {
 	const struct ps_figure *f = &r->figures[FIG_E2E].mbytes_s;
-	double local = r->figures[FIG_LOCAL].mbytes_s.median, tcp = r->figures[FIG_TCP].mbytes_s.median;
+	double local = r->figures[FIG_LOCAL].mbytes_s.median,
+	       tcp = r->figures[FIG_TCP].mbytes_s.median;
 	double e2e = f->median;
 	char text[400];
 
