@@ -521,6 +521,100 @@ static bool have_program(const char *name)
 	return found;
 }
 
+/* What the run does, and what it cannot do without the module. */
+static void probes_intro(const struct bench_opts *o, int module_fd)
+{
+	printf("probestick bench probes: random %u-byte O_DIRECT reads at QD %u on %s,\n"
+	       "pairs of %g s runs with every probe on (a capture window of hardirq, softirq,\n"
+	       "block and nic around the run) and with none patched in, the one that goes first\n"
+	       "alternating; judged from %u pairs on, and on while undecided for at most %u s\n"
+	       "per tool.\n",
+	       o->bs, o->qd, o->dev, o->seconds, o->pairs, o->cap);
+	if (module_fd < 0)
+		printf("note: %s cannot be opened (%s): probestick.ko is not loaded, so there are\n"
+		       "no runs with the probes on; one run of each tool with them off shows the\n"
+		       "command works.\n",
+		       PROBESTICK_DEVICE, strerror(errno));
+}
+
+/*
+ * One tool: a warm-up run, then pairs of runs with the probes on and off
+ * (without the module, one run off). Its result into tools. 0, 1 when it
+ * failed, -1 when the pairs could not run at all.
+ */
+static int probes_tool(const struct bench_opts *o, enum tool t, int module_fd, json_object *tools)
+{
+	struct tool_run tr = {.o = o, .tool = t, .module_fd = module_fd};
+	struct ps_pair_plan plan = {.name_a = "on",
+				    .name_b = "off",
+				    .unit = "IOPS",
+				    .what = "on/off",
+				    .goal = GOAL_RATIO,
+				    .first_look = o->pairs,
+				    .max_pairs = MAX_PAIRS,
+				    .cap_s = o->cap,
+				    .run = run_side,
+				    .arg = &tr};
+	struct bench_opts w = *o;
+	struct ps_pairs pr;
+	json_object *j;
+	char why[240];
+	double v;
+	int failed = 0;
+
+	printf("\n%s:\n", tool_names[t]);
+	/* The first run of a tool pays for cold caches, page faults and lazy
+	 * binding: one short run, not counted, before the measured ones. */
+	w.seconds = o->seconds < 2 ? o->seconds : 2;
+	tr.o = &w;
+	v = run_side(&tr, 1, why, sizeof(why));
+	tr.o = o;
+	printf("  warm-up  off %s\n", v > 0 ? "done" : why);
+	if (module_fd < 0) {
+		v = run_side(&tr, 1, why, sizeof(why));
+		j = json_object_new_object();
+		if (v > 0) {
+			printf("  off: %.0f IOPS\n", v);
+			json_object_object_add(j, "off_iops", json_object_new_double(v));
+		} else {
+			printf("  off: failed: %s\n", why);
+			failed = 1;
+		}
+		json_object_object_add(tools, tool_names[t], j);
+		return failed;
+	}
+	if (ps_pairs_run(&plan, &pr) < 0)
+		return -1;
+	ps_pairs_print(&plan, &pr);
+	j = ps_pairs_json(&plan, &pr);
+	print_cost(&tr, &pr, j);
+	json_object_object_add(tools, tool_names[t], j);
+	failed = pr.broken || !pr.j.pairs;
+	ps_pairs_free(&pr);
+	return failed;
+}
+
+/* The run as JSON (--json FILE): false when it could not be written. */
+static bool probes_json(const struct bench_opts *o, int module_fd, json_object *tools)
+{
+	json_object *root = json_object_new_object();
+	bool ok = true;
+
+	json_object_object_add(root, "device", json_object_new_string(o->dev));
+	json_object_object_add(root, "bs", json_object_new_int((int)o->bs));
+	json_object_object_add(root, "qd", json_object_new_int((int)o->qd));
+	json_object_object_add(root, "seconds", json_object_new_double(o->seconds));
+	json_object_object_add(root, "module", json_object_new_boolean(module_fd >= 0));
+	json_object_object_add(root, "goal_ratio", json_object_new_double(GOAL_RATIO));
+	json_object_object_add(root, "tools", tools);
+	if (o->json && json_object_to_file_ext(o->json, root, JSON_C_TO_STRING_PRETTY) < 0) {
+		fprintf(stderr, "probestick bench: cannot write %s\n", o->json);
+		ok = false;
+	}
+	json_object_put(root);
+	return ok;
+}
+
 static int cmd_probes(int argc, char **argv)
 {
 	struct bench_opts o = {.dev = "/dev/nullb0",
@@ -530,7 +624,7 @@ static int cmd_probes(int argc, char **argv)
 			       .qd = 32,
 			       .bs = 4096,
 			       .seconds = 5};
-	json_object *root, *tools;
+	json_object *tools;
 	int module_fd, ret = parse_args(argc, argv, &o);
 	bool failed = false;
 
@@ -547,89 +641,23 @@ static int cmd_probes(int argc, char **argv)
 		o.fio = NULL;
 	}
 	module_fd = open(PROBESTICK_DEVICE, O_RDWR | O_CLOEXEC);
-	printf("probestick bench probes: random %u-byte O_DIRECT reads at QD %u on %s,\n"
-	       "pairs of %g s runs with every probe on (a capture window of hardirq, softirq,\n"
-	       "block and nic around the run) and with none patched in, the one that goes first\n"
-	       "alternating; judged from %u pairs on, and on while undecided for at most %u s\n"
-	       "per tool.\n",
-	       o.bs, o.qd, o.dev, o.seconds, o.pairs, o.cap);
-	if (module_fd < 0)
-		printf("note: %s cannot be opened (%s): probestick.ko is not loaded, so there are\n"
-		       "no runs with the probes on; one run of each tool with them off shows the\n"
-		       "command works.\n",
-		       PROBESTICK_DEVICE, strerror(errno));
-	root = json_object_new_object();
+	probes_intro(&o, module_fd);
 	tools = json_object_new_object();
 	for (int t = 0; t < NR_TOOLS; t++) {
-		struct tool_run tr = {.o = &o, .tool = (enum tool)t, .module_fd = module_fd};
-		struct ps_pair_plan plan = {.name_a = "on",
-					    .name_b = "off",
-					    .unit = "IOPS",
-					    .what = "on/off",
-					    .goal = GOAL_RATIO,
-					    .first_look = o.pairs,
-					    .max_pairs = MAX_PAIRS,
-					    .cap_s = o.cap,
-					    .run = run_side,
-					    .arg = &tr};
-		struct bench_opts w = o;
-		struct ps_pairs pr;
-		json_object *j;
-		char why[240];
-		double v;
-
 		if (t == TOOL_FIO && !o.fio)
 			continue;
-		printf("\n%s:\n", tool_names[t]);
-		/* The first run of a tool pays for cold caches, page faults and lazy
-		 * binding: one short run, not counted, before the measured ones. */
-		w.seconds = o.seconds < 2 ? o.seconds : 2;
-		tr.o = &w;
-		v = run_side(&tr, 1, why, sizeof(why));
-		tr.o = &o;
-		printf("  warm-up  off %s\n", v > 0 ? "done" : why);
-		if (module_fd < 0) {
-			v = run_side(&tr, 1, why, sizeof(why));
-			j = json_object_new_object();
-			if (v > 0) {
-				printf("  off: %.0f IOPS\n", v);
-				json_object_object_add(j, "off_iops", json_object_new_double(v));
-			} else {
-				printf("  off: failed: %s\n", why);
-				failed = true;
-			}
-			json_object_object_add(tools, tool_names[t], j);
-			continue;
-		}
-		if (ps_pairs_run(&plan, &pr) < 0) {
-			failed = true;
+		ret = probes_tool(&o, (enum tool)t, module_fd, tools);
+		failed = failed || ret != 0;
+		if (ret < 0)
 			break;
-		}
-		ps_pairs_print(&plan, &pr);
-		j = ps_pairs_json(&plan, &pr);
-		print_cost(&tr, &pr, j);
-		json_object_object_add(tools, tool_names[t], j);
-		if (pr.broken || !pr.j.pairs)
-			failed = true;
-		ps_pairs_free(&pr);
 	}
 	if (module_fd >= 0)
 		printf(
 		    "\nevents: tracepoint hits the probes handled in the on runs: block issue + "
 		    "complete\nper request, irq_handler entry + exit, softirq entry + exit; cost "
 		    "per event =\n(1/ratio - 1) / IOPS_off x 1e9 / events per IO.\n");
-	json_object_object_add(root, "device", json_object_new_string(o.dev));
-	json_object_object_add(root, "bs", json_object_new_int((int)o.bs));
-	json_object_object_add(root, "qd", json_object_new_int((int)o.qd));
-	json_object_object_add(root, "seconds", json_object_new_double(o.seconds));
-	json_object_object_add(root, "module", json_object_new_boolean(module_fd >= 0));
-	json_object_object_add(root, "goal_ratio", json_object_new_double(GOAL_RATIO));
-	json_object_object_add(root, "tools", tools);
-	if (o.json && json_object_to_file_ext(o.json, root, JSON_C_TO_STRING_PRETTY) < 0) {
-		fprintf(stderr, "probestick bench: cannot write %s\n", o.json);
+	if (!probes_json(&o, module_fd, tools))
 		failed = true;
-	}
-	json_object_put(root);
 	if (module_fd >= 0)
 		close(module_fd);
 	return failed ? 1 : 0;

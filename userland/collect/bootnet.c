@@ -35,72 +35,12 @@ static bool is_word(const char *v, const char *const *words)
 static const char *const dhcp_words[] = {"dhcp", "on", "any", "bootp", "both", NULL};
 static const char *const off_words[] = {"off", "none", NULL};
 
-int ps_bootnet_parse_ip(const char *v, struct ps_bootnet *b, char *why, size_t whylen)
+/* The static address CLIENT[/LEN] with NETMASK (either gives the prefix): 0 or -EINVAL. */
+static int parse_static(char *client, const char *mask, struct ps_bootnet *b, char *why,
+			size_t whylen)
 {
-	char client[64], gw[64], mask[64], dev[64], autoconf[32], dns[64], *slash;
-	int colons = 0;
+	char *slash = strchr(client, '/');
 
-	why[0] = '\0';
-	b->how = PS_BOOTNET_AUTO;
-	b->has_gw = false;
-	b->ndns = 0;
-	b->prefix = 0;
-	b->device[0] = '\0';
-	if (strlen(v) > 300) {
-		snprintf(why, whylen, "longer than 300 bytes");
-		return -EINVAL;
-	}
-	for (const char *p = v; *p; p++) {
-		colons += *p == ':';
-		if (!isprint((unsigned char)*p) || *p == ' ') {
-			snprintf(why, whylen, "holds a space or a control byte");
-			return -EINVAL;
-		}
-	}
-	if (is_word(v, dhcp_words)) {
-		b->how = PS_BOOTNET_DHCP;
-		return 0;
-	}
-	if (is_word(v, off_words)) {
-		b->how = PS_BOOTNET_OFF;
-		return 0;
-	}
-	if (!colons || colons > 9) {
-		snprintf(why, whylen,
-			 "is not dhcp, off or CLIENT:SERVER:GW:NETMASK:HOST:DEVICE:AUTOCONF:DNS0 "
-			 "(like 10.0.0.5::10.0.0.1:255.255.255.0::eth0:none:10.0.0.1)");
-		return -EINVAL;
-	}
-	field(v, 0, client, sizeof(client));
-	field(v, 2, gw, sizeof(gw));
-	field(v, 3, mask, sizeof(mask));
-	field(v, 5, dev, sizeof(dev));
-	field(v, 6, autoconf, sizeof(autoconf));
-	if (strlen(dev) >= sizeof(b->device)) {
-		snprintf(why, whylen, "the device name '%.20s' is too long", dev);
-		return -EINVAL;
-	}
-	snprintf(b->device, sizeof(b->device), "%s", dev);
-	for (int i = 0; i < 2; i++) {
-		field(v, 7 + i, dns, sizeof(dns));
-		if (!dns[0])
-			continue;
-		if (inet_pton(AF_INET, dns, &b->dns[b->ndns]) != 1) {
-			snprintf(why, whylen, "DNS server '%.40s' is not an IPv4 address", dns);
-			return -EINVAL;
-		}
-		b->ndns++;
-	}
-	if (!client[0]) {
-		if (autoconf[0] && !is_word(autoconf, dhcp_words) &&
-		    !is_word(autoconf, off_words)) {
-			snprintf(why, whylen, "autoconf '%.20s' is not dhcp or none", autoconf);
-			return -EINVAL;
-		}
-		b->how = is_word(autoconf, off_words) ? PS_BOOTNET_OFF : PS_BOOTNET_DHCP;
-		return 0;
-	}
-	slash = strchr(client, '/');
 	if (slash) {
 		char *end;
 		long n;
@@ -137,6 +77,93 @@ int ps_bootnet_parse_ip(const char *v, struct ps_bootnet *b, char *why, size_t w
 		snprintf(why, whylen, "a static address needs its netmask (or ADDR/LEN)");
 		return -EINVAL;
 	}
+	return 0;
+}
+
+/* The DNS0 and DNS1 fields: 0 or -EINVAL. */
+static int parse_dns(const char *v, struct ps_bootnet *b, char *why, size_t whylen)
+{
+	char dns[64];
+
+	for (int i = 0; i < 2; i++) {
+		field(v, 7 + i, dns, sizeof(dns));
+		if (!dns[0])
+			continue;
+		if (inet_pton(AF_INET, dns, &b->dns[b->ndns]) != 1) {
+			snprintf(why, whylen, "DNS server '%.40s' is not an IPv4 address", dns);
+			return -EINVAL;
+		}
+		b->ndns++;
+	}
+	return 0;
+}
+
+/* The value's bytes and shape: 0, 1 for a lone word (dhcp, off: b->how set), or -EINVAL. */
+static int parse_word(const char *v, struct ps_bootnet *b, char *why, size_t whylen)
+{
+	int colons = 0;
+
+	if (strlen(v) > 300) {
+		snprintf(why, whylen, "longer than 300 bytes");
+		return -EINVAL;
+	}
+	for (const char *p = v; *p; p++) {
+		colons += *p == ':';
+		if (!isprint((unsigned char)*p) || *p == ' ') {
+			snprintf(why, whylen, "holds a space or a control byte");
+			return -EINVAL;
+		}
+	}
+	if (is_word(v, dhcp_words) || is_word(v, off_words)) {
+		b->how = is_word(v, dhcp_words) ? PS_BOOTNET_DHCP : PS_BOOTNET_OFF;
+		return 1;
+	}
+	if (!colons || colons > 9) {
+		snprintf(why, whylen,
+			 "is not dhcp, off or CLIENT:SERVER:GW:NETMASK:HOST:DEVICE:AUTOCONF:DNS0 "
+			 "(like 10.0.0.5::10.0.0.1:255.255.255.0::eth0:none:10.0.0.1)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int ps_bootnet_parse_ip(const char *v, struct ps_bootnet *b, char *why, size_t whylen)
+{
+	char client[64], gw[64], mask[64], dev[64], autoconf[32];
+	int ret;
+
+	why[0] = '\0';
+	b->how = PS_BOOTNET_AUTO;
+	b->has_gw = false;
+	b->ndns = 0;
+	b->prefix = 0;
+	b->device[0] = '\0';
+	ret = parse_word(v, b, why, whylen);
+	if (ret != 0)
+		return ret < 0 ? ret : 0;
+	field(v, 0, client, sizeof(client));
+	field(v, 2, gw, sizeof(gw));
+	field(v, 3, mask, sizeof(mask));
+	field(v, 5, dev, sizeof(dev));
+	field(v, 6, autoconf, sizeof(autoconf));
+	if (strlen(dev) >= sizeof(b->device)) {
+		snprintf(why, whylen, "the device name '%.20s' is too long", dev);
+		return -EINVAL;
+	}
+	snprintf(b->device, sizeof(b->device), "%s", dev);
+	if (parse_dns(v, b, why, whylen) < 0)
+		return -EINVAL;
+	if (!client[0]) {
+		if (autoconf[0] && !is_word(autoconf, dhcp_words) &&
+		    !is_word(autoconf, off_words)) {
+			snprintf(why, whylen, "autoconf '%.20s' is not dhcp or none", autoconf);
+			return -EINVAL;
+		}
+		b->how = is_word(autoconf, off_words) ? PS_BOOTNET_OFF : PS_BOOTNET_DHCP;
+		return 0;
+	}
+	if (parse_static(client, mask, b, why, whylen) < 0)
+		return -EINVAL;
 	if (gw[0]) {
 		if (inet_pton(AF_INET, gw, &b->gw) != 1) {
 			snprintf(why, whylen, "the gateway '%.40s' is not IPv4", gw);

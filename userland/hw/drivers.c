@@ -26,24 +26,25 @@
 
 #define SHARE "/usr/share/probestick"
 
+const char *const ps_nodrv_why_names[PS_NODRV_WHYS + 1] = {
+    [PS_NODRV_NO_MODULE] = "no_module",
+    [PS_NODRV_FAMILY_OFF] = "family_off",
+    [PS_NODRV_NO_FAMILY] = "no_family",
+    [PS_NODRV_DROPPED] = "dropped",
+    [PS_NODRV_LOAD_FAILED] = "load_failed",
+    [PS_NODRV_FIRMWARE_FAILED] = "firmware_failed",
+    [PS_NODRV_FIRMWARE_OUT] = "firmware_left_out",
+    [PS_NODRV_PROBE_FAILED] = "probe_failed",
+    [PS_NODRV_NOT_LOADED] = "not_loaded",
+    [PS_NODRV_NOT_BOUND] = "not_bound",
+    [PS_NODRV_FIRMWARE_MODE] = "firmware_mode",
+    [PS_NODRV_NOMODESET] = "nomodeset",
+    [PS_NODRV_WHYS] = NULL,
+};
+
 const char *ps_nodrv_why_name(enum ps_nodrv_why w)
 {
-	static const char *const names[PS_NODRV_WHYS] = {
-	    [PS_NODRV_NO_MODULE] = "no_module",
-	    [PS_NODRV_FAMILY_OFF] = "family_off",
-	    [PS_NODRV_NO_FAMILY] = "no_family",
-	    [PS_NODRV_DROPPED] = "dropped",
-	    [PS_NODRV_LOAD_FAILED] = "load_failed",
-	    [PS_NODRV_FIRMWARE_FAILED] = "firmware_failed",
-	    [PS_NODRV_FIRMWARE_OUT] = "firmware_left_out",
-	    [PS_NODRV_PROBE_FAILED] = "probe_failed",
-	    [PS_NODRV_NOT_LOADED] = "not_loaded",
-	    [PS_NODRV_NOT_BOUND] = "not_bound",
-	    [PS_NODRV_FIRMWARE_MODE] = "firmware_mode",
-	    [PS_NODRV_NOMODESET] = "nomodeset",
-	};
-
-	return (unsigned int)w < PS_NODRV_WHYS ? names[w] : NULL;
+	return (unsigned int)w < PS_NODRV_WHYS ? ps_nodrv_why_names[w] : NULL;
 }
 
 /* ---------------------------------------------------------- the pure part -- */
@@ -635,91 +636,92 @@ static bool usb_class_matters(unsigned int cls)
 	return cls == 0x08 || cls == 0x02 || cls == 0x0a;
 }
 
-static void explain(const struct facts *f, struct ps_nodrv_dev *d)
+/*
+ * A device no module claims, or one whose firmware setting hides it (RST
+ * RAID mode) or that has no storage of its own (AMT IDE-R): true when it is
+ * one of those, its why and what set.
+ */
+static bool explain_unclaimed(const struct facts *f, struct ps_nodrv_dev *d, char *what, size_t len)
 {
-	char subject[320], what[640];
-	const char *err;
-	bool in_image;
+	bool pci = strcmp(d->bus, "pci") == 0, in_image;
 
-	ps_alias_match(f->aliases.p, f->aliases.n, d->modalias, d->module, sizeof(d->module),
-		       d->candidates, sizeof(d->candidates));
-	/* "MegaRAID SAS 1078 (LSI Logic / Symbios Logic, 1000:0060, RAID bus controller)" */
-	snprintf(subject, sizeof(subject), "%s (%s%s%04x:%04x%s%s)",
-		 d->device_name[0] ? d->device_name : "an unknown device",
-		 d->vendor_name[0] ? d->vendor_name : "", d->vendor_name[0] ? ", " : "", d->vendor,
-		 d->device, d->class_name[0] ? ", " : "", d->class_name);
-	d->matters =
-	    strcmp(d->bus, "pci") == 0 ? pci_class_matters(d->class) : usb_class_matters(d->class);
-	if (!d->module[0] && f->aliases.p && strcmp(d->bus, "pci") == 0 &&
+	if (!d->module[0] && f->aliases.p && pci &&
 	    ps_storage_firmware_mode(d->vendor, d->device, d->class)) {
 		d->why = PS_NODRV_FIRMWARE_MODE;
-		snprintf(what, sizeof(what), "%s",
-			 ps_storage_firmware_mode(d->vendor, d->device, d->class));
-		goto done;
+		snprintf(what, len, "%s", ps_storage_firmware_mode(d->vendor, d->device, d->class));
+		return true;
 	}
-	if (strcmp(d->bus, "pci") == 0 && ps_storage_amt_ider(d->vendor, d->device, d->class)) {
+	if (pci && ps_storage_amt_ider(d->vendor, d->device, d->class)) {
 		d->matters = false; /* no storage of its own: a note, not a warning */
 		in_image = has_name(&f->image_mods, d->module) || has_name(&f->builtin, d->module);
 		d->why = PS_NODRV_NO_MODULE;
 		if (d->module[0])
 			d->why = in_image ? PS_NODRV_NOT_BOUND : PS_NODRV_NO_FAMILY;
-		snprintf(what, sizeof(what), "%s",
-			 ps_storage_amt_ider(d->vendor, d->device, d->class));
-		goto done;
+		snprintf(what, len, "%s", ps_storage_amt_ider(d->vendor, d->device, d->class));
+		return true;
 	}
-	if (!d->module[0]) {
-		d->why = PS_NODRV_NO_MODULE;
-		snprintf(what, sizeof(what), "%s",
-			 f->aliases.p ? "no driver of this kernel claims it (modules.alias)"
-				      : "the kernel's module aliases could not be read to find its "
-					"driver");
-		goto done;
-	}
-	in_image = has_name(&f->image_mods, d->module) || has_name(&f->builtin, d->module);
-	if (!in_image) {
-		char st = family_of(&f->families, d->module, d->family, sizeof(d->family));
+	if (d->module[0])
+		return false;
+	d->why = PS_NODRV_NO_MODULE;
+	snprintf(what, len, "%s",
+		 f->aliases.p ? "no driver of this kernel claims it (modules.alias)"
+			      : "the kernel's module aliases could not be read to find its driver");
+	return true;
+}
 
-		d->matters = d->matters || st;
-		if (st == 'x') {
-			d->why = PS_NODRV_DROPPED;
-			snprintf(what, sizeof(what),
-				 "%s would drive it, but initramfs/modules.conf drops it from %s",
-				 d->module, d->family);
-		} else if (st == 'n') {
-			d->why = PS_NODRV_FAMILY_OFF;
-			snprintf(
-			    what, sizeof(what),
-			    "%s would drive it, but it is in driver family %s, which this image's "
-			    ".config leaves out (make menuconfig: Kernel driver families)",
-			    d->module, d->family);
-		} else {
-			d->why = PS_NODRV_NO_FAMILY;
-			snprintf(
-			    what, sizeof(what),
-			    "%s would drive it, but no driver family of probestick includes it "
-			    "(initramfs/modules.conf)",
-			    d->module);
-		}
-		goto done;
-	}
-	d->matters = d->matters || family_of(&f->families, d->module, d->family, sizeof(d->family));
-	if (f->nomodeset && strcmp(d->bus, "pci") == 0 && d->class >> 16 == 0x03) {
-		/* ast, mgag200 and the other KMS drivers refuse to load under nomodeset:
-		 * asked for, so said, not warned */
-		d->why = PS_NODRV_NOMODESET;
-		d->matters = false;
-		snprintf(what, sizeof(what),
-			 "%s would drive it, but nomodeset (the Safe graphics boot entry) holds "
-			 "display drivers back: the console stays on what the firmware set up",
+/* A module the image does not ship: dropped, its family left out, or in no family. */
+static void explain_not_in_image(const struct facts *f, struct ps_nodrv_dev *d, char *what,
+				 size_t len)
+{
+	char st = family_of(&f->families, d->module, d->family, sizeof(d->family));
+
+	d->matters = d->matters || st;
+	if (st == 'x') {
+		d->why = PS_NODRV_DROPPED;
+		snprintf(what, len,
+			 "%s would drive it, but initramfs/modules.conf drops it from %s",
+			 d->module, d->family);
+	} else if (st == 'n') {
+		d->why = PS_NODRV_FAMILY_OFF;
+		snprintf(what, len,
+			 "%s would drive it, but it is in driver family %s, which this image's "
+			 ".config leaves out (make menuconfig: Kernel driver families)",
+			 d->module, d->family);
+	} else {
+		d->why = PS_NODRV_NO_FAMILY;
+		snprintf(what, len,
+			 "%s would drive it, but no driver family of probestick includes it "
+			 "(initramfs/modules.conf)",
 			 d->module);
-		goto done;
 	}
-	if ((err = coldplug_error(f, d->module))) {
+}
+
+/* A display whose KMS driver (ast, mgag200, ...) nomodeset holds back: asked for, so said,
+ * not warned. True when that is why. */
+static bool explain_nomodeset(const struct facts *f, struct ps_nodrv_dev *d, char *what,
+			      size_t len)
+{
+	if (!f->nomodeset || strcmp(d->bus, "pci") != 0 || d->class >> 16 != 0x03)
+		return false;
+	d->why = PS_NODRV_NOMODESET;
+	d->matters = false;
+	snprintf(what, len,
+		 "%s would drive it, but nomodeset (the Safe graphics boot entry) holds "
+		 "display drivers back: the console stays on what the firmware set up",
+		 d->module);
+	return true;
+}
+
+/* What the boot log says of a shipped module and the device: true when it says why. */
+static bool explain_from_log(const struct facts *f, struct ps_nodrv_dev *d, char *what, size_t len)
+{
+	const char *err = coldplug_error(f, d->module);
+
+	if (err) {
 		d->why = PS_NODRV_LOAD_FAILED;
 		ps_copy_str(d->detail, sizeof(d->detail), err);
-		snprintf(what, sizeof(what), "%s is in the image but did not load: %s", d->module,
-			 err);
-		goto done;
+		snprintf(what, len, "%s is in the image but did not load: %s", d->module, err);
+		return true;
 	}
 	for (size_t i = 0; i < f->log.n_fw; i++) {
 		const struct ps_fw_failure *fw = &f->log.fw[i];
@@ -731,11 +733,10 @@ static void explain(const struct facts *f, struct ps_nodrv_dev *d)
 		ps_copy_str(d->firmware, sizeof(d->firmware), fw->file);
 		left = firmware_left_out(f, d->module, fw->file);
 		ps_copy_str(d->detail, sizeof(d->detail), left ? ps_json_str(left, "reason") : "");
-		snprintf(what, sizeof(what),
-			 "%s is loaded, but its firmware %s did not load (error %s)%s%s", d->module,
-			 fw->file, fw->error[0] ? fw->error : "?",
+		snprintf(what, len, "%s is loaded, but its firmware %s did not load (error %s)%s%s",
+			 d->module, fw->file, fw->error[0] ? fw->error : "?",
 			 d->detail[0] ? ": the image left it out: " : "", d->detail);
-		goto done;
+		return true;
 	}
 	for (size_t i = 0; i < f->log.n_probe; i++) {
 		if (!same_device(f->log.probe[i].dev, d->address))
@@ -743,36 +744,64 @@ static void explain(const struct facts *f, struct ps_nodrv_dev *d)
 		d->why = PS_NODRV_PROBE_FAILED;
 		snprintf(d->detail, sizeof(d->detail), "%s: error %d", f->log.probe[i].drv,
 			 f->log.probe[i].err);
-		snprintf(what, sizeof(what),
-			 "%s took it, but its probe failed (error %d, kernel log)",
+		snprintf(what, len, "%s took it, but its probe failed (error %d, kernel log)",
 			 f->log.probe[i].drv, f->log.probe[i].err);
-		goto done;
+		return true;
 	}
+	return false;
+}
+
+/* A shipped module that did not take the device: not loaded, firmware left out, or silent. */
+static void explain_not_bound(const struct facts *f, struct ps_nodrv_dev *d, char *what, size_t len)
+{
+	json_object *left;
+
 	if (!exists(f->root, "/sys/module/%s", d->module)) {
 		d->why = PS_NODRV_NOT_LOADED;
-		snprintf(what, sizeof(what), "%s is in the image but was not loaded", d->module);
-		goto done;
+		snprintf(what, len, "%s is in the image but was not loaded", d->module);
+		return;
 	}
-	{
-		json_object *left = firmware_left_out(f, d->module, NULL);
-
-		if (left) {
-			d->why = PS_NODRV_FIRMWARE_OUT;
-			ps_copy_str(d->firmware, sizeof(d->firmware), ps_json_str(left, "file"));
-			ps_copy_str(d->detail, sizeof(d->detail), ps_json_str(left, "reason"));
-			snprintf(
-			    what, sizeof(what),
-			    "%s is loaded but did not take it; it names firmware the image left "
-			    "out: %s (%s)",
-			    d->module, d->firmware, d->detail);
-			goto done;
-		}
+	left = firmware_left_out(f, d->module, NULL);
+	if (left) {
+		d->why = PS_NODRV_FIRMWARE_OUT;
+		ps_copy_str(d->firmware, sizeof(d->firmware), ps_json_str(left, "file"));
+		ps_copy_str(d->detail, sizeof(d->detail), ps_json_str(left, "reason"));
+		snprintf(what, len,
+			 "%s is loaded but did not take it; it names firmware the image left "
+			 "out: %s (%s)",
+			 d->module, d->firmware, d->detail);
+		return;
 	}
 	d->why = PS_NODRV_NOT_BOUND;
-	snprintf(what, sizeof(what),
+	snprintf(what, len,
 		 "%s is loaded but did not take it, and the kernel log says nothing about it",
 		 d->module);
-done:
+}
+
+static void explain(const struct facts *f, struct ps_nodrv_dev *d)
+{
+	char subject[320], what[640];
+
+	ps_alias_match(f->aliases.p, f->aliases.n, d->modalias, d->module, sizeof(d->module),
+		       d->candidates, sizeof(d->candidates));
+	/* "MegaRAID SAS 1078 (LSI Logic / Symbios Logic, 1000:0060, RAID bus controller)" */
+	snprintf(subject, sizeof(subject), "%s (%s%s%04x:%04x%s%s)",
+		 d->device_name[0] ? d->device_name : "an unknown device",
+		 d->vendor_name[0] ? d->vendor_name : "", d->vendor_name[0] ? ", " : "", d->vendor,
+		 d->device, d->class_name[0] ? ", " : "", d->class_name);
+	d->matters =
+	    strcmp(d->bus, "pci") == 0 ? pci_class_matters(d->class) : usb_class_matters(d->class);
+	if (explain_unclaimed(f, d, what, sizeof(what))) {
+		/* decided */
+	} else if (!has_name(&f->image_mods, d->module) && !has_name(&f->builtin, d->module)) {
+		explain_not_in_image(f, d, what, sizeof(what));
+	} else {
+		d->matters =
+		    d->matters || family_of(&f->families, d->module, d->family, sizeof(d->family));
+		if (!explain_nomodeset(f, d, what, sizeof(what)) &&
+		    !explain_from_log(f, d, what, sizeof(what)))
+			explain_not_bound(f, d, what, sizeof(what));
+	}
 	snprintf(d->message, sizeof(d->message), "%s has no driver: %s", subject, what);
 }
 

@@ -36,6 +36,8 @@ enum ps_nodrv_why {
 };
 /* "no_module", "family_off", ...: the report's drivers data. */
 const char *ps_nodrv_why_name(enum ps_nodrv_why w);
+/* The same names by value, NULL-terminated (a field table's enum). */
+extern const char *const ps_nodrv_why_names[PS_NODRV_WHYS + 1];
 
 /*
  * storage_mode.c: storage hidden by a firmware setting (Intel RST RAID

@@ -254,12 +254,171 @@ static const char *sev_of_event(unsigned int dir)
 	return dir == 2 ? "correctable" : dir == 1 ? "fatal" : "nonfatal";
 }
 
+/* An event's device name, NUL-terminated. */
+static void event_name(const struct probestick_kc_record *ev, char *name)
+{
+	memcpy(name, ev->name, sizeof(ev->name));
+	name[sizeof(ev->name)] = '\0';
+}
+
+/* The events the probe saw, per device, severity and status register. */
+static json_object *events_json(const struct probestick_kc_record *ev, unsigned int nev,
+				const struct ps_inventory *inv)
+{
+	json_object *events = json_object_new_array();
+
+	for (unsigned int i = 0; i < nev; i++) {
+		json_object *e = json_object_new_object();
+		char name[sizeof(ev[i].name) + 1], bits[200], hex[16];
+
+		event_name(&ev[i], name);
+		ps_json_set_str(e, "address", name);
+		ps_json_set_str(e, "device", ps_rec_pci_ref(inv, name).id);
+		ps_json_set_str(e, "severity", sev_of_event(ev[i].dir));
+		snprintf(hex, sizeof(hex), "%08x", (uint32_t)ev[i].sum);
+		ps_json_set_str(e, "status", hex);
+		ps_json_set_str(
+		    e, "errors",
+		    ps_aer_status_names(ev[i].dir, (uint32_t)ev[i].sum, bits, sizeof(bits)));
+		ps_json_set(e, "count", json_object_new_int64((int64_t)ev[i].extra[0]));
+		ps_json_set(e, "tlp_header", json_object_new_boolean(ev[i].max != 0));
+		json_object_array_add(events, e);
+	}
+	return events;
+}
+
+/*
+ * One severity's errors of a device during the step (end e, start s): each
+ * counter's growth into names and list ("BadTLP 2, ..."); the total.
+ */
+static uint64_t severity_delta(const struct ps_aer_counts *e, const struct ps_aer_counts *s, int sv,
+			       json_object *names, char *list, size_t len)
+{
+	uint64_t total = 0;
+	size_t used = 0;
+
+	list[0] = '\0';
+	for (int k = 0; k < e->n[sv]; k++) {
+		uint64_t v = delta(count_of(s, sv, e->name[sv][k]), e->count[sv][k]);
+		int w;
+
+		if (!v)
+			continue;
+		total += v;
+		json_object_object_add(names, e->name[sv][k], json_object_new_int64((int64_t)v));
+		w = snprintf(list + used, len - used, "%s%s %llu", used ? ", " : "", e->name[sv][k],
+			     (unsigned long long)v);
+		if (w > 0 && (size_t)w < len - used)
+			used += (size_t)w;
+	}
+	if (!total && e->total[sv] > 0 && s)
+		total =
+		    delta((uint64_t)(s->total[sv] > 0 ? s->total[sv] : 0), (uint64_t)e->total[sv]);
+	return total;
+}
+
+/* The probe's decoded status of the same device and severity, when it saw the events. */
+static void probe_bits(const struct probestick_kc_record *ev, unsigned int nev, const char *address,
+		       int sv, char *bits, size_t len)
+{
+	bits[0] = '\0';
+	for (unsigned int k = 0; k < nev; k++) {
+		char name[sizeof(ev[k].name) + 1];
+
+		event_name(&ev[k], name);
+		if (strcmp(name, address) == 0 &&
+		    strcmp(sev_of_event(ev[k].dir), sev_keys[sv]) == 0)
+			ps_aer_status_names(ev[k].dir, (uint32_t)ev[k].sum, bits, len);
+	}
+}
+
+/* One severity's finding: corrected errors warn, uncorrected ones fail. */
+static void severity_finding(json_object *findings, const struct ps_dev_ref *dev, int sv,
+			     uint64_t total, const char *what)
+{
+	if (sv == SEV_COR)
+		ps_rec_find(findings, "warn", "correctable", dev, (double)total, 0, "errors",
+			    "%llu corrected PCIe error%s during the step (%s): the link "
+			    "recovered, but it is marginal: reseat the card, try another slot or "
+			    "riser",
+			    (unsigned long long)total, total == 1 ? "" : "s", what);
+	else
+		ps_rec_find(findings, "fail", sv == SEV_FATAL ? "fatal" : "nonfatal", dev,
+			    (double)total, 0, "errors",
+			    "%llu uncorrected %s PCIe error%s during the step (%s): data or a "
+			    "transaction was lost; the kernel ran its recovery",
+			    (unsigned long long)total, sv == SEV_FATAL ? "fatal" : "non-fatal",
+			    total == 1 ? "" : "s", what);
+}
+
+/* A device's errors during the step with their findings; NULL when it had none. */
+static json_object *device_delta(const struct ps_aer_counts *e, const struct ps_aer_counts *s,
+				 const struct probestick_kc_record *ev, unsigned int nev,
+				 const struct ps_inventory *inv, json_object *findings)
+{
+	struct ps_dev_ref dev = ps_rec_pci_ref(inv, e->address);
+	json_object *d = NULL;
+
+	for (int sv = 0; sv < 3; sv++) {
+		json_object *names = json_object_new_object();
+		char list[300], bits[200];
+		uint64_t total = severity_delta(e, s, sv, names, list, sizeof(list));
+
+		if (!total) {
+			json_object_put(names);
+			continue;
+		}
+		if (!d) {
+			d = json_object_new_object();
+			ps_json_set_str(d, "address", e->address);
+			ps_json_set_str(d, "device", dev.id);
+			ps_json_set(d, "counters", json_object_new_object());
+		}
+		ps_json_set(d, sev_keys[sv], json_object_new_int64((int64_t)total));
+		ps_json_set(ps_json_get(d, "counters"), sev_keys[sv], names);
+		probe_bits(ev, nev, e->address, sv, bits, sizeof(bits));
+		severity_finding(findings, &dev, sv, total,
+				 list[0]   ? list
+				 : bits[0] ? bits
+					   : "counted in total");
+	}
+	for (int sv = 0; d && sv < 3; sv++)
+		if (e->rootport[sv] >= 0 && s && s->rootport[sv] >= 0)
+			ps_json_set_count(
+			    d, rootport_files[sv] + strlen("aer_"),
+			    (int64_t)delta((uint64_t)s->rootport[sv], (uint64_t)e->rootport[sv]));
+	return d;
+}
+
+/* Without counters (an older kernel) the probe's events are the findings. */
+static void event_findings(const struct probestick_kc_record *ev, unsigned int nev,
+			   const struct ps_inventory *inv, json_object *findings)
+{
+	for (unsigned int i = 0; i < nev; i++) {
+		char name[sizeof(ev[i].name) + 1], bits[200];
+		struct ps_dev_ref dev;
+		bool cor = ev[i].dir == 2;
+
+		event_name(&ev[i], name);
+		dev = ps_rec_pci_ref(inv, name);
+		ps_rec_find(findings, cor ? "warn" : "fail",
+			    cor		     ? "correctable"
+			    : ev[i].dir == 1 ? "fatal"
+					     : "nonfatal",
+			    &dev, (double)ev[i].extra[0], 0, "errors",
+			    "%s PCIe error (%s) during the step, %llu time%s",
+			    cor ? "a corrected" : "an uncorrected",
+			    ps_aer_status_names(ev[i].dir, (uint32_t)ev[i].sum, bits, sizeof(bits)),
+			    (unsigned long long)ev[i].extra[0], ev[i].extra[0] == 1 ? "" : "s");
+	}
+}
+
 json_object *ps_aer_compare(const struct ps_aer_counts *a, size_t na, const struct ps_aer_counts *b,
 			    size_t nb, const struct probestick_kc_record *ev, unsigned int nev,
 			    bool captured, const char *probe_reason, const struct ps_inventory *inv)
 {
 	json_object *o = json_object_new_object(), *devs = json_object_new_array(),
-		    *events = json_object_new_array(), *findings = json_object_new_array();
+		    *findings = json_object_new_array();
 	bool any_sysfs = na > 0;
 
 	ps_json_set(o, "available", json_object_new_boolean(any_sysfs || captured));
@@ -273,135 +432,17 @@ json_object *ps_aer_compare(const struct ps_aer_counts *a, size_t na, const stru
 		ps_json_set_str(o, "probe_reason",
 				probe_reason && probe_reason[0] ? probe_reason
 								: "probestick.ko not loaded");
-	/* The events the probe saw, per device, severity and status register. */
-	for (unsigned int i = 0; i < nev; i++) {
-		json_object *e = json_object_new_object();
-		char name[sizeof(ev[i].name) + 1], bits[200], hex[16];
-
-		memcpy(name, ev[i].name, sizeof(ev[i].name));
-		name[sizeof(ev[i].name)] = '\0';
-		ps_json_set_str(e, "address", name);
-		ps_json_set_str(e, "device", ps_rec_pci_ref(inv, name).id);
-		ps_json_set_str(e, "severity", sev_of_event(ev[i].dir));
-		snprintf(hex, sizeof(hex), "%08x", (uint32_t)ev[i].sum);
-		ps_json_set_str(e, "status", hex);
-		ps_json_set_str(
-		    e, "errors",
-		    ps_aer_status_names(ev[i].dir, (uint32_t)ev[i].sum, bits, sizeof(bits)));
-		ps_json_set(e, "count", json_object_new_int64((int64_t)ev[i].extra[0]));
-		ps_json_set(e, "tlp_header", json_object_new_boolean(ev[i].max != 0));
-		json_object_array_add(events, e);
-	}
 	for (size_t i = 0; i < nb; i++) {
-		const struct ps_aer_counts *e = &b[i], *s = find(a, na, e->address);
-		struct ps_dev_ref dev = ps_rec_pci_ref(inv, e->address);
-		json_object *d = NULL;
+		json_object *d =
+		    device_delta(&b[i], find(a, na, b[i].address), ev, nev, inv, findings);
 
-		for (int sv = 0; sv < 3; sv++) {
-			uint64_t total = 0;
-			json_object *names = json_object_new_object();
-			char list[300] = "", bits[200] = "";
-			size_t used = 0;
-
-			for (int k = 0; k < e->n[sv]; k++) {
-				uint64_t v =
-				    delta(count_of(s, sv, e->name[sv][k]), e->count[sv][k]);
-				int w;
-
-				if (!v)
-					continue;
-				total += v;
-				json_object_object_add(names, e->name[sv][k],
-						       json_object_new_int64((int64_t)v));
-				w = snprintf(list + used, sizeof(list) - used, "%s%s %llu",
-					     used ? ", " : "", e->name[sv][k],
-					     (unsigned long long)v);
-				if (w > 0 && (size_t)w < sizeof(list) - used)
-					used += (size_t)w;
-			}
-			if (!total && e->total[sv] > 0 && s)
-				total = delta((uint64_t)(s->total[sv] > 0 ? s->total[sv] : 0),
-					      (uint64_t)e->total[sv]);
-			if (!total) {
-				json_object_put(names);
-				continue;
-			}
-			if (!d) {
-				d = json_object_new_object();
-				ps_json_set_str(d, "address", e->address);
-				ps_json_set_str(d, "device", dev.id);
-				ps_json_set(d, "counters", json_object_new_object());
-			}
-			ps_json_set(d, sev_keys[sv], json_object_new_int64((int64_t)total));
-			ps_json_set(ps_json_get(d, "counters"), sev_keys[sv], names);
-			/* the probe's decoded status of the same device, when it saw the events */
-			for (unsigned int k = 0; k < nev; k++) {
-				char name[sizeof(ev[k].name) + 1];
-
-				memcpy(name, ev[k].name, sizeof(ev[k].name));
-				name[sizeof(ev[k].name)] = '\0';
-				if (strcmp(name, e->address) == 0 &&
-				    strcmp(sev_of_event(ev[k].dir), sev_keys[sv]) == 0)
-					ps_aer_status_names(ev[k].dir, (uint32_t)ev[k].sum, bits,
-							    sizeof(bits));
-			}
-			if (sv == SEV_COR)
-				ps_rec_find(
-				    findings, "warn", "correctable", &dev, (double)total, 0,
-				    "errors",
-				    "%llu corrected PCIe error%s during the step (%s): the "
-				    "link recovered, but it is marginal: reseat the card, try "
-				    "another slot or riser",
-				    (unsigned long long)total, total == 1 ? "" : "s",
-				    list[0]   ? list
-				    : bits[0] ? bits
-					      : "counted in total");
-			else
-				ps_rec_find(
-				    findings, "fail", sv == SEV_FATAL ? "fatal" : "nonfatal", &dev,
-				    (double)total, 0, "errors",
-				    "%llu uncorrected %s PCIe error%s during the step (%s): "
-				    "data or a transaction was lost; the kernel ran its "
-				    "recovery",
-				    (unsigned long long)total,
-				    sv == SEV_FATAL ? "fatal" : "non-fatal", total == 1 ? "" : "s",
-				    list[0]   ? list
-				    : bits[0] ? bits
-					      : "counted in total");
-		}
-		if (d) {
-			for (int sv = 0; sv < 3; sv++)
-				if (e->rootport[sv] >= 0 && s && s->rootport[sv] >= 0)
-					ps_json_set_count(
-					    d, rootport_files[sv] + strlen("aer_"),
-					    (int64_t)delta((uint64_t)s->rootport[sv],
-							   (uint64_t)e->rootport[sv]));
+		if (d)
 			json_object_array_add(devs, d);
-		}
 	}
-	/* Without counters (an older kernel) the probe's events are the findings. */
 	if (!any_sysfs)
-		for (unsigned int i = 0; i < nev; i++) {
-			char name[sizeof(ev[i].name) + 1], bits[200];
-			struct ps_dev_ref dev;
-			bool cor = ev[i].dir == 2;
-
-			memcpy(name, ev[i].name, sizeof(ev[i].name));
-			name[sizeof(ev[i].name)] = '\0';
-			dev = ps_rec_pci_ref(inv, name);
-			ps_rec_find(
-			    findings, cor ? "warn" : "fail",
-			    cor		     ? "correctable"
-			    : ev[i].dir == 1 ? "fatal"
-					     : "nonfatal",
-			    &dev, (double)ev[i].extra[0], 0, "errors",
-			    "%s PCIe error (%s) during the step, %llu time%s",
-			    cor ? "a corrected" : "an uncorrected",
-			    ps_aer_status_names(ev[i].dir, (uint32_t)ev[i].sum, bits, sizeof(bits)),
-			    (unsigned long long)ev[i].extra[0], ev[i].extra[0] == 1 ? "" : "s");
-		}
+		event_findings(ev, nev, inv, findings);
 	ps_json_set(o, "devices", devs);
-	ps_json_set(o, "events", events);
+	ps_json_set(o, "events", events_json(ev, nev, inv));
 	ps_json_set(o, "findings", findings);
 	return o;
 }

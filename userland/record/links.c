@@ -416,6 +416,71 @@ static bool idle_link(const struct ps_inventory *inv, const char *addr)
 	return p && p->verdict == PS_LINK_IDLE;
 }
 
+/*
+ * What happened to one link between the step's start (s) and end (e, NULL:
+ * the function left): the change's name, or NULL, and its finding.
+ */
+static const char *link_change(const struct ps_link_state *s, const struct ps_link_state *e,
+			       const struct ps_inventory *inv, const struct ps_dev_ref *dev,
+			       json_object *findings)
+{
+	char from[40], to[40];
+
+	text_of(s, from, sizeof(from));
+	if (e)
+		text_of(e, to, sizeof(to));
+	if (!e) {
+		ps_rec_find(findings, "fail", "gone", dev, NAN, NAN, NULL,
+			    "the function left the bus during the step (surprise removal, a "
+			    "link that failed): check the card's seating and power");
+		return "gone";
+	}
+	if (!up(s) && !up(e))
+		return NULL; /* no link at either end of the step: nothing to compare */
+	if (up(s) && !up(e)) {
+		ps_rec_find(findings, "fail", "down", dev, NAN, NAN, NULL,
+			    "the link was %s at the step's start and went down during it", from);
+		return "down";
+	}
+	if (!up(s) && up(e)) {
+		ps_rec_find(findings, "info", "came_up", dev, NAN, NAN, NULL,
+			    "the link was down at the step's start and trained at %s during it",
+			    to);
+		return "came_up";
+	}
+	if (s->width == e->width && s->speed != e->speed && idle_link(inv, s->address)) {
+		ps_rec_find(findings, "info", "power_managed", dev, NAN, NAN, NULL,
+			    "the link was at %s at the step's start and at %s at its end, at "
+			    "full width: the power management the inventory found",
+			    from, to);
+		return "power_managed";
+	}
+	if (s->speed != e->speed || s->width != e->width) {
+		ps_rec_find(findings, "warn", "retrained", dev, NAN, NAN, NULL,
+			    "the link trained at %s at the step's start and at %s at its end: it "
+			    "retrained under load (a marginal slot, riser or cable, or power "
+			    "management)",
+			    from, to);
+		return "retrained";
+	}
+	if (s->lbms == 0 && e->lbms == 1) {
+		ps_rec_find(findings, "warn", "bandwidth_changed", dev, NAN, NAN, NULL,
+			    "the link changed its speed or width during the step and is at %s "
+			    "again (Link Bandwidth Management Status): it retrained, for a "
+			    "reason the hardware did not choose",
+			    to);
+		return "bandwidth_changed";
+	}
+	if (s->labs == 0 && e->labs == 1) {
+		ps_rec_find(findings, "info", "autonomous_change", dev, NAN, NAN, NULL,
+			    "the hardware changed the link's speed or width on its own during "
+			    "the step (Link Autonomous Bandwidth Status), as power management "
+			    "may");
+		return "autonomous_change";
+	}
+	return NULL;
+}
+
 json_object *ps_links_compare(const struct ps_link_state *a, size_t na,
 			      const struct ps_link_state *b, size_t nb, const char *source,
 			      const struct ps_inventory *inv)
@@ -431,70 +496,12 @@ json_object *ps_links_compare(const struct ps_link_state *a, size_t na,
 		const struct ps_link_state *s = &a[i], *e = find(b, nb, s->address);
 		struct ps_dev_ref dev = ps_rec_pci_ref(inv, s->address);
 		json_object *l = json_object_new_object();
-		const char *change = NULL;
-		char from[40], to[40];
+		const char *change = link_change(s, e, inv, &dev, findings);
 
+		if (!e)
+			e = s; /* the end columns repeat the start: nothing more is known */
 		ps_json_set_str(l, "address", s->address);
 		ps_json_set_str(l, "device", dev.id);
-		if (!e) {
-			change = "gone";
-			ps_rec_find(
-			    findings, "fail", "gone", &dev, NAN, NAN, NULL,
-			    "the function left the bus during the step (surprise removal, a "
-			    "link that failed): check the card's seating and power");
-			e = s; /* the end columns repeat the start: nothing more is known */
-		} else if (!up(s) && !up(e)) {
-			/* no link at either end of the step: nothing trained, nothing to compare */
-		} else if (up(s) && !up(e)) {
-			text_of(s, from, sizeof(from));
-			change = "down";
-			ps_rec_find(findings, "fail", "down", &dev, NAN, NAN, NULL,
-				    "the link was %s at the step's start and went down during it",
-				    from);
-		} else if (!up(s) && up(e)) {
-			text_of(e, to, sizeof(to));
-			change = "came_up";
-			ps_rec_find(
-			    findings, "info", "came_up", &dev, NAN, NAN, NULL,
-			    "the link was down at the step's start and trained at %s during "
-			    "it",
-			    to);
-		} else if (s->width == e->width && s->speed != e->speed &&
-			   idle_link(inv, s->address)) {
-			text_of(s, from, sizeof(from));
-			text_of(e, to, sizeof(to));
-			change = "power_managed";
-			ps_rec_find(findings, "info", "power_managed", &dev, NAN, NAN, NULL,
-				    "the link was at %s at the step's start and at %s at its end, "
-				    "at full width: the power management the inventory found",
-				    from, to);
-		} else if (s->speed != e->speed || s->width != e->width) {
-			text_of(s, from, sizeof(from));
-			text_of(e, to, sizeof(to));
-			change = "retrained";
-			ps_rec_find(
-			    findings, "warn", "retrained", &dev, NAN, NAN, NULL,
-			    "the link trained at %s at the step's start and at %s at its end: "
-			    "it retrained under load (a marginal slot, riser or cable, or "
-			    "power management)",
-			    from, to);
-		} else if (s->lbms == 0 && e->lbms == 1) {
-			text_of(e, to, sizeof(to));
-			change = "bandwidth_changed";
-			ps_rec_find(
-			    findings, "warn", "bandwidth_changed", &dev, NAN, NAN, NULL,
-			    "the link changed its speed or width during the step and is at %s "
-			    "again (Link Bandwidth Management Status): it retrained, for a "
-			    "reason the hardware did not choose",
-			    to);
-		} else if (s->labs == 0 && e->labs == 1) {
-			change = "autonomous_change";
-			ps_rec_find(
-			    findings, "info", "autonomous_change", &dev, NAN, NAN, NULL,
-			    "the hardware changed the link's speed or width on its own during "
-			    "the step (Link Autonomous Bandwidth Status), as power "
-			    "management may");
-		}
 		ps_json_set(l, "speed_gts", pair_gts(s->speed, e->speed));
 		ps_json_set(l, "width", pair(s->width, e->width));
 		ps_json_set(l, "dl_active", pair_tri(s->dl_active, e->dl_active));

@@ -367,6 +367,122 @@ static void irq_label(const struct irq_acc *r, char *buf, size_t len)
 }
 
 /* Returns the interrupts counted in this interval, or -1 when it was only a baseline. */
+/*
+ * The sample's CPU columns: every CPU made room for, each previous column
+ * found again (a->prev_col), and CPUs that came or went noted where
+ * /proc/stat did not. -1 when out of memory.
+ */
+static int irq_columns(struct ps_load_acc *a, double t, const struct ps_irq_table *cur,
+		       const struct ps_irq_table *prev, bool interval)
+{
+	for (unsigned int k = 0; k < cur->ncols; k++) {
+		if (ensure_cpu(a, cur->cpu_ids[k])) {
+			a->oom = true;
+			return -1;
+		}
+		a->irq_cpu_seen[cur->cpu_ids[k]] = true;
+	}
+	if (!interval)
+		return 0;
+	for (unsigned int i = 0; i < a->ncpu_cap; i++)
+		a->prev_col[i] = -1;
+	for (unsigned int k = 0; k < prev->ncols; k++)
+		if ((unsigned int)prev->cpu_ids[k] < a->ncpu_cap)
+			a->prev_col[prev->cpu_ids[k]] = (int)k;
+	/* /proc/stat, when there, already noted CPUs going on- and offline. */
+	for (unsigned int k = 0; k < cur->ncols && !a->st_ok; k++)
+		if (a->prev_col[cur->cpu_ids[k]] < 0)
+			note(a, "cpu%d appeared in /proc/interrupts %.1f s into the step",
+			     cur->cpu_ids[k], t - a->t_first);
+	for (unsigned int k = 0; k < prev->ncols && !a->st_ok; k++) {
+		bool still = false;
+
+		for (unsigned int m = 0; m < cur->ncols && !still; m++)
+			still = cur->cpu_ids[m] == prev->cpu_ids[k];
+		if (!still)
+			note(a, "cpu%d left /proc/interrupts %.1f s into the step (went offline)",
+			     prev->cpu_ids[k], t - a->t_first);
+	}
+	return 0;
+}
+
+/*
+ * The accumulator of line l (its previous sample's pl, or NULL): the same
+ * one, one found by key, or a new one (noted when it appeared mid-step);
+ * its name kept current. NULL when out of memory.
+ */
+static struct irq_acc *irq_line_acc(struct ps_load_acc *a, double t, struct ps_irq_line *l,
+				    const struct ps_irq_line *pl, bool interval)
+{
+	struct irq_acc *r;
+	char label[160];
+
+	if (pl && pl->user >= 0) {
+		l->user = pl->user;
+	} else {
+		l->user = a->samples ? find_irq_acc(a, l->key) : -1;
+		if (l->user < 0)
+			l->user = new_irq_acc(a, l);
+		if (l->user < 0) {
+			a->oom = true;
+			return NULL;
+		}
+		if (interval) {
+			irq_label(&a->irqs[l->user], label, sizeof(label));
+			note(a, "%s appeared %.1f s into the step; counted from then", label,
+			     t - a->t_first);
+		}
+	}
+	r = &a->irqs[l->user];
+	r->stamp = a->samples;
+	if (!span_eq(r->name, l->name, l->name_len)) {
+		char *name = dup_span(l->name, l->name_len);
+
+		if (r->name && *r->name && name && *name)
+			note(a, "irq %s changed from %s to %s %.1f s into the step", r->key,
+			     r->name, name, t - a->t_first);
+		if (name && *name) {
+			free(r->name);
+			r->name = name;
+		} else {
+			free(name);
+		}
+	}
+	return r;
+}
+
+/* Line l's interrupts since its previous sample pl, per CPU into r: their count. */
+static uint64_t irq_line_delta(const struct ps_load_acc *a, const struct ps_irq_table *cur,
+			       const struct ps_irq_table *prev, const struct ps_irq_line *l,
+			       const struct ps_irq_line *pl, struct irq_acc *r)
+{
+	uint64_t count = 0;
+
+	if (pl->global != l->global) {
+		r->resets++;
+		return 0;
+	}
+	if (l->global) {
+		uint64_t d = irq_delta(prev->counts[pl->counts], cur->counts[l->counts], r);
+
+		r->total += d;
+		return d;
+	}
+	for (unsigned int k = 0; k < l->ncounts; k++) {
+		int cpu = cur->cpu_ids[k];
+		int pk = a->prev_col[cpu];
+		uint64_t d;
+
+		if (pk < 0 || (unsigned int)pk >= pl->ncounts)
+			continue;
+		d = irq_delta(prev->counts[pl->counts + pk], cur->counts[l->counts + k], r);
+		r->per_cpu[cpu] += d;
+		r->total += d;
+		count += d;
+	}
+	return count;
+}
+
 static int64_t add_irqs(struct ps_load_acc *a, double t, struct ps_irq_table *cur,
 			const struct ps_irq_table *prev)
 {
@@ -375,106 +491,21 @@ static int64_t add_irqs(struct ps_load_acc *a, double t, struct ps_irq_table *cu
 	size_t hint = 0;
 	char label[160];
 
-	for (unsigned int k = 0; k < cur->ncols; k++) {
-		if (ensure_cpu(a, cur->cpu_ids[k])) {
-			a->oom = true;
-			return -1;
-		}
-		a->irq_cpu_seen[cur->cpu_ids[k]] = true;
-	}
-	if (interval) {
-		for (unsigned int i = 0; i < a->ncpu_cap; i++)
-			a->prev_col[i] = -1;
-		for (unsigned int k = 0; k < prev->ncols; k++)
-			if ((unsigned int)prev->cpu_ids[k] < a->ncpu_cap)
-				a->prev_col[prev->cpu_ids[k]] = (int)k;
-		/* /proc/stat, when there, already noted CPUs going on- and offline. */
-		for (unsigned int k = 0; k < cur->ncols && !a->st_ok; k++)
-			if (a->prev_col[cur->cpu_ids[k]] < 0)
-				note(a, "cpu%d appeared in /proc/interrupts %.1f s into the step",
-				     cur->cpu_ids[k], t - a->t_first);
-		for (unsigned int k = 0; k < prev->ncols && !a->st_ok; k++) {
-			bool still = false;
-
-			for (unsigned int m = 0; m < cur->ncols && !still; m++)
-				still = cur->cpu_ids[m] == prev->cpu_ids[k];
-			if (!still)
-				note(a,
-				     "cpu%d left /proc/interrupts %.1f s into the step (went "
-				     "offline)",
-				     prev->cpu_ids[k], t - a->t_first);
-		}
-	}
-
+	if (irq_columns(a, t, cur, prev, interval) < 0)
+		return -1;
 	for (size_t i = 0; i < cur->nlines; i++) {
 		struct ps_irq_line *l = &cur->lines[i];
 		const struct ps_irq_line *pl = NULL;
 		struct irq_acc *r;
-		long j = -1;
+		long j = interval ? ps_irq_find(prev, l->key, hint) : -1;
 
-		if (interval) {
-			j = ps_irq_find(prev, l->key, hint);
-			if (j >= 0) {
-				pl = &prev->lines[j];
-				hint = (size_t)j + 1;
-			}
+		if (j >= 0) {
+			pl = &prev->lines[j];
+			hint = (size_t)j + 1;
 		}
-		if (pl && pl->user >= 0) {
-			l->user = pl->user;
-		} else {
-			l->user = a->samples ? find_irq_acc(a, l->key) : -1;
-			if (l->user < 0)
-				l->user = new_irq_acc(a, l);
-			if (l->user < 0) {
-				a->oom = true;
-				continue;
-			}
-			if (interval) {
-				irq_label(&a->irqs[l->user], label, sizeof(label));
-				note(a, "%s appeared %.1f s into the step; counted from then",
-				     label, t - a->t_first);
-			}
-		}
-		r = &a->irqs[l->user];
-		r->stamp = a->samples;
-		if (!span_eq(r->name, l->name, l->name_len)) {
-			char *name = dup_span(l->name, l->name_len);
-
-			if (r->name && *r->name && name && *name)
-				note(a, "irq %s changed from %s to %s %.1f s into the step", r->key,
-				     r->name, name, t - a->t_first);
-			if (name && *name) {
-				free(r->name);
-				r->name = name;
-			} else {
-				free(name);
-			}
-		}
-		if (!pl)
-			continue;
-		if (pl->global != l->global) {
-			r->resets++;
-			continue;
-		}
-		if (l->global) {
-			uint64_t d = irq_delta(prev->counts[pl->counts], cur->counts[l->counts], r);
-
-			r->total += d;
-			count += d;
-			continue;
-		}
-		for (unsigned int k = 0; k < l->ncounts; k++) {
-			int cpu = cur->cpu_ids[k];
-			int pk = a->prev_col[cpu];
-			uint64_t d;
-
-			if (pk < 0 || (unsigned int)pk >= pl->ncounts)
-				continue;
-			d = irq_delta(prev->counts[pl->counts + pk], cur->counts[l->counts + k], r);
-			r->per_cpu[cpu] += d;
-			r->total += d;
-			count += d;
-		}
+		r = irq_line_acc(a, t, l, pl, interval);
+		if (r && pl)
+			count += irq_line_delta(a, cur, prev, l, pl, r);
 	}
 	if (interval) {
 		for (size_t i = 0; i < prev->nlines; i++) {
@@ -850,25 +881,10 @@ static void free_acc(struct ps_load_acc *a)
 	free(a);
 }
 
-json_object *ps_load_acc_finish(struct ps_load_acc *a)
+/* Why /proc/stat or /proc/interrupts gave nothing, when one did not. */
+static void unavailable_json(const struct ps_load_acc *a, json_object *load)
 {
-	json_object *load = json_object_new_object(), *cpus, *ids_json, *notes;
 	char unavailable[512] = "", buf[256];
-	int *ids;
-	size_t nids = 0;
-
-	if (!load || !a) {
-		if (a)
-			free_acc(a);
-		if (load)
-			json_object_object_add(load, "unavailable",
-					       json_object_new_string("sampler could not start"));
-		return load;
-	}
-	json_object_object_add(load, "interval_ms", json_object_new_int((int)a->interval_ms));
-	json_object_object_add(load, "samples", json_object_new_int64((int64_t)a->samples));
-	json_object_object_add(load, "duration_s",
-			       one_decimal(a->samples ? a->t_last - a->t_first : 0));
 
 	if (!a->st_ok) {
 		errno_text(buf, sizeof(buf), "/proc/stat", a->st_err ? a->st_err : -ENODATA);
@@ -883,21 +899,21 @@ json_object *ps_load_acc_finish(struct ps_load_acc *a)
 	}
 	if (*unavailable)
 		json_object_object_add(load, "unavailable", json_object_new_string(unavailable));
+}
 
-	ids = calloc(a->ncpu_cap ? a->ncpu_cap : 1, sizeof(int));
-	if (!ids) {
-		free_acc(a);
-		return load;
-	}
-	for (unsigned int c = 0; c < a->ncpu_cap; c++)
-		if (a->cpu[c].seen || a->irq_cpu_seen[c])
-			ids[nids++] = (int)c;
-	ids_json = json_object_new_array();
+/*
+ * Each CPU's times and the total. The total is the sum of the per-CPU lines:
+ * the aggregate "cpu" line also holds offline CPUs' frozen counters, whose
+ * idle time jumps when they go off- and online. It is used only when no
+ * per-CPU line parsed.
+ */
+static void cpus_json(const struct ps_load_acc *a, json_object *load, const int *ids, size_t nids)
+{
+	json_object *ids_json = json_object_new_array(), *cpus = json_object_new_array();
+
 	for (size_t k = 0; k < nids; k++)
 		json_object_array_add(ids_json, json_object_new_int(ids[k]));
 	json_object_object_add(load, "cpu_ids", ids_json);
-
-	cpus = json_object_new_array();
 	for (size_t k = 0; k < nids; k++) {
 		const struct cpu_acc *c = &a->cpu[ids[k]];
 
@@ -905,11 +921,6 @@ json_object *ps_load_acc_finish(struct ps_load_acc *a)
 			json_object_array_add(cpus, cpu_json(c->sum, ids[k]));
 	}
 	json_object_object_add(load, "cpus", cpus);
-	/*
-	 * The total is the sum of the per-CPU lines: the aggregate "cpu" line
-	 * also holds offline CPUs' frozen counters, whose idle time jumps when
-	 * they go off- and online. It is used only when no per-CPU line parsed.
-	 */
 	if (json_object_array_length(cpus)) {
 		uint64_t sum[PS_ST_NFIELDS] = {0};
 
@@ -922,10 +933,13 @@ json_object *ps_load_acc_finish(struct ps_load_acc *a)
 	} else {
 		json_object_object_add(load, "total", NULL);
 	}
-	add_irq_json(a, load, ids, nids);
-	add_series_json(a, load, ids, nids);
+}
 
-	/* Events that can repeat every second are summed here rather than noted each time. */
+/* Events that can repeat every second, summed here rather than noted each time. */
+static void note_totals(struct ps_load_acc *a, const int *ids, size_t nids)
+{
+	char buf[256];
+
 	for (size_t k = 0; k < nids; k++) {
 		const struct cpu_acc *c = &a->cpu[ids[k]];
 
@@ -964,17 +978,58 @@ json_object *ps_load_acc_finish(struct ps_load_acc *a)
 		     a->it_truncated);
 	if (a->oom)
 		note(a, "out of memory while sampling: figures are incomplete");
+}
 
-	if (a->nnotes) {
-		notes = json_object_new_array();
-		for (unsigned int i = 0; i < a->nnotes; i++)
-			json_object_array_add(notes, ps_json_new_str(a->notes[i]));
-		if (a->notes_dropped) {
-			snprintf(buf, sizeof(buf), "%u more notes left out", a->notes_dropped);
-			json_object_array_add(notes, json_object_new_string(buf));
-		}
-		json_object_object_add(load, "notes", notes);
+/* The notes, and how many were left out. */
+static void notes_json(const struct ps_load_acc *a, json_object *load)
+{
+	json_object *notes;
+	char buf[64];
+
+	if (!a->nnotes)
+		return;
+	notes = json_object_new_array();
+	for (unsigned int i = 0; i < a->nnotes; i++)
+		json_object_array_add(notes, ps_json_new_str(a->notes[i]));
+	if (a->notes_dropped) {
+		snprintf(buf, sizeof(buf), "%u more notes left out", a->notes_dropped);
+		json_object_array_add(notes, json_object_new_string(buf));
 	}
+	json_object_object_add(load, "notes", notes);
+}
+
+json_object *ps_load_acc_finish(struct ps_load_acc *a)
+{
+	json_object *load = json_object_new_object();
+	int *ids;
+	size_t nids = 0;
+
+	if (!load || !a) {
+		if (a)
+			free_acc(a);
+		if (load)
+			json_object_object_add(load, "unavailable",
+					       json_object_new_string("sampler could not start"));
+		return load;
+	}
+	json_object_object_add(load, "interval_ms", json_object_new_int((int)a->interval_ms));
+	json_object_object_add(load, "samples", json_object_new_int64((int64_t)a->samples));
+	json_object_object_add(load, "duration_s",
+			       one_decimal(a->samples ? a->t_last - a->t_first : 0));
+	unavailable_json(a, load);
+	ids = calloc(a->ncpu_cap ? a->ncpu_cap : 1, sizeof(int));
+	if (!ids) {
+		free_acc(a);
+		return load;
+	}
+	for (unsigned int c = 0; c < a->ncpu_cap; c++)
+		if (a->cpu[c].seen || a->irq_cpu_seen[c])
+			ids[nids++] = (int)c;
+	cpus_json(a, load, ids, nids);
+	add_irq_json(a, load, ids, nids);
+	add_series_json(a, load, ids, nids);
+	note_totals(a, ids, nids);
+	notes_json(a, load);
 	free(ids);
 	free_acc(a);
 	return load;

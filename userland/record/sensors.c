@@ -411,53 +411,65 @@ static void judge_fans(json_object *findings, const struct ps_sensors *ss)
 	}
 }
 
-json_object *ps_sensors_stop(struct ps_sensors *ss, bool throughput)
+/* A sensor's row; open: a temperature input with nothing on it. */
+static json_object *sensor_json(const struct sensor *s, bool open)
 {
-	json_object *o = json_object_new_object(), *arr = json_object_new_array(),
-		    *findings = json_object_new_array(), *thr, *tcpus, *freq, *fcpus;
-	int64_t total_core = 0, total_pkg = 0;
-	bool throttle_known = false;
-	char cpus[256] = "";
-	size_t used = 0;
+	json_object *e = json_object_new_object();
+	int dec = s->kind == K_TEMP ? 1 : s->kind == K_IN ? 3 : 0;
+
+	ps_json_set_str(e, "chip", s->chip);
+	ps_json_set_str(e, "device", s->device);
+	ps_json_set_str(e, "label", s->label);
+	ps_json_set_str(e, "kind", kind_names[s->kind]);
+	ps_json_set_str(e, "unit", kind_units[s->kind]);
+	ps_json_set(e, "min", s->n ? num_or_null(s->min, dec) : NULL);
+	ps_json_set(e, "max", s->n ? num_or_null(s->max, dec) : NULL);
+	ps_json_set(e, "mean", s->n ? num_or_null(s->sum / s->n, dec) : NULL);
+	ps_json_set(e, "last", s->n ? num_or_null(s->last, dec) : NULL);
+	/* the last reading again under its kind's name: what each kind's table shows */
+	ps_json_set(e, kind_reading[s->kind], s->n ? num_or_null(s->last, dec) : NULL);
+	ps_json_set(e, "sampled", json_object_new_boolean(s->n > 0));
+	ps_json_set(e, "low", num_or_null(s->low, dec));
+	ps_json_set(e, "high", num_or_null(s->high, dec));
+	ps_json_set(e, "crit", num_or_null(s->crit, dec));
+	ps_json_set_tri(e, "alarm", s->alarm);
+	ps_json_set(e, "connected", s->n ? json_object_new_boolean(!open) : NULL);
+	return e;
+}
+
+/* A temperature at or above its critical limit, else its high one: a warning. */
+static void judge_temp(json_object *findings, const struct sensor *s)
+{
+	char name[96];
+	struct ps_dev_ref ref = sensor_ref(s, name, sizeof(name));
+
+	/* a limit of 0 or below is a driver that does not know it, not a limit */
+	if (isfinite(s->crit) && s->crit > 0 && s->max >= s->crit)
+		ps_rec_find(findings, "warn", "over_limit", &ref, s->max, s->crit, "C",
+			    "reached %.1f °C during the step (%s), at or above its critical "
+			    "limit %.1f °C: check the cooling",
+			    s->max, s->device[0] ? s->device : "?", s->crit);
+	else if (isfinite(s->high) && s->high > 0 && s->max >= s->high)
+		ps_rec_find(findings, "warn", "over_limit", &ref, s->max, s->high, "C",
+			    "reached %.1f °C during the step (%s), at or above its limit "
+			    "%.1f °C: check the cooling",
+			    s->max, s->device[0] ? s->device : "?", s->high);
+}
+
+/* Every sensor's row and findings, and the hottest temperature. */
+static void sensors_json(struct ps_sensors *ss, json_object *o, json_object *findings)
+{
+	json_object *arr = json_object_new_array();
 	double hottest = -INFINITY;
 	const char *hottest_label = NULL;
 
-	if (!ss) {
-		ps_json_set(o, "available", json_object_new_boolean(0));
-		ps_json_set_str(o, "reason", "out of memory at the step's start");
-		json_object_put(arr);
-		json_object_put(findings);
-		return o;
-	}
-	ps_json_set(o, "samples", json_object_new_int((int)ss->samples));
 	for (size_t i = 0; i < ss->ns; i++) {
 		struct sensor *s = &ss->s[i];
-		json_object *e = json_object_new_object();
-		int dec = s->kind == K_TEMP ? 1 : s->kind == K_IN ? 3 : 0;
-		char name[96];
-		struct ps_dev_ref ref;
 		/* an input with nothing on it reads the same impossible value every time */
 		bool open = s->kind == K_TEMP && s->n && ps_temp_unconnected(s->min) &&
 			    ps_temp_unconnected(s->max);
 
-		ps_json_set_str(e, "chip", s->chip);
-		ps_json_set_str(e, "device", s->device);
-		ps_json_set_str(e, "label", s->label);
-		ps_json_set_str(e, "kind", kind_names[s->kind]);
-		ps_json_set_str(e, "unit", kind_units[s->kind]);
-		ps_json_set(e, "min", s->n ? num_or_null(s->min, dec) : NULL);
-		ps_json_set(e, "max", s->n ? num_or_null(s->max, dec) : NULL);
-		ps_json_set(e, "mean", s->n ? num_or_null(s->sum / s->n, dec) : NULL);
-		ps_json_set(e, "last", s->n ? num_or_null(s->last, dec) : NULL);
-		/* the last reading again under its kind's name: what each kind's table shows */
-		ps_json_set(e, kind_reading[s->kind], s->n ? num_or_null(s->last, dec) : NULL);
-		ps_json_set(e, "sampled", json_object_new_boolean(s->n > 0));
-		ps_json_set(e, "low", num_or_null(s->low, dec));
-		ps_json_set(e, "high", num_or_null(s->high, dec));
-		ps_json_set(e, "crit", num_or_null(s->crit, dec));
-		ps_json_set_tri(e, "alarm", s->alarm);
-		ps_json_set(e, "connected", s->n ? json_object_new_boolean(!open) : NULL);
-		json_object_array_add(arr, e);
+		json_object_array_add(arr, sensor_json(s, open));
 		if (s->kind == K_IN && s->n)
 			judge_rail(findings, s);
 		if (s->kind != K_TEMP || !s->n || open)
@@ -466,27 +478,24 @@ json_object *ps_sensors_stop(struct ps_sensors *ss, bool throughput)
 			hottest = s->max;
 			hottest_label = s->label;
 		}
-		ref = sensor_ref(s, name, sizeof(name));
-		/* a limit of 0 or below is a driver that does not know it, not a limit */
-		if (isfinite(s->crit) && s->crit > 0 && s->max >= s->crit)
-			ps_rec_find(
-			    findings, "warn", "over_limit", &ref, s->max, s->crit, "C",
-			    "reached %.1f °C during the step (%s), at or above its critical "
-			    "limit %.1f °C: check the cooling",
-			    s->max, s->device[0] ? s->device : "?", s->crit);
-		else if (isfinite(s->high) && s->high > 0 && s->max >= s->high)
-			ps_rec_find(findings, "warn", "over_limit", &ref, s->max, s->high, "C",
-				    "reached %.1f °C during the step (%s), at or above its limit "
-				    "%.1f °C: check the cooling",
-				    s->max, s->device[0] ? s->device : "?", s->high);
+		judge_temp(findings, s);
 	}
 	judge_fans(findings, ss);
 	ps_json_set(o, "sensors", arr);
 	ps_json_set(o, "hottest_c", isfinite(hottest) ? ps_json_new_num(hottest, 1) : NULL);
 	ps_json_set_str(o, "hottest", hottest_label);
+}
 
-	thr = json_object_new_object();
-	tcpus = json_object_new_array();
+/* The thermal-throttle events during the step, per CPU and in all, with their finding. */
+static bool throttle_json(struct ps_sensors *ss, bool throughput, json_object *o,
+			  json_object *findings)
+{
+	json_object *thr = json_object_new_object(), *tcpus = json_object_new_array();
+	int64_t total_core = 0, total_pkg = 0;
+	bool known = false;
+	char cpus[256] = "";
+	size_t used = 0;
+
 	for (int c = 0; c < ss->ncpus; c++) {
 		int64_t core = throttle_count(ss->root, c, "core"),
 			pkg = throttle_count(ss->root, c, "package");
@@ -495,7 +504,7 @@ json_object *ps_sensors_stop(struct ps_sensors *ss, bool throughput)
 		json_object *e;
 		int w;
 
-		throttle_known |= core >= 0 || pkg >= 0;
+		known |= core >= 0 || pkg >= 0;
 		if (dc <= 0 && dp <= 0)
 			continue;
 		e = json_object_new_object();
@@ -509,9 +518,9 @@ json_object *ps_sensors_stop(struct ps_sensors *ss, bool throughput)
 		if (w > 0 && (size_t)w < sizeof(cpus) - used)
 			used += (size_t)w;
 	}
-	ps_json_set(thr, "available", json_object_new_boolean(throttle_known));
-	ps_json_set(thr, "core", throttle_known ? json_object_new_int64(total_core) : NULL);
-	ps_json_set(thr, "package", throttle_known ? json_object_new_int64(total_pkg) : NULL);
+	ps_json_set(thr, "available", json_object_new_boolean(known));
+	ps_json_set(thr, "core", known ? json_object_new_int64(total_core) : NULL);
+	ps_json_set(thr, "package", known ? json_object_new_int64(total_pkg) : NULL);
 	ps_json_set(thr, "cpus", tcpus);
 	ps_json_set(o, "throttle", thr);
 	if (total_core || total_pkg)
@@ -524,9 +533,14 @@ json_object *ps_sensors_stop(struct ps_sensors *ss, bool throughput)
 			    throughput ? "this step's figures may be low for that reason, not the "
 					 "device's"
 				       : "check the cooling");
+	return known;
+}
 
-	freq = json_object_new_object();
-	fcpus = json_object_new_array();
+/* Each CPU's clock over the step: min, mean, max. */
+static json_object *freq_json(const struct ps_sensors *ss)
+{
+	json_object *freq = json_object_new_object(), *fcpus = json_object_new_array();
+
 	ps_json_set_str(freq, "source", ss->freq_source);
 	for (size_t c = 0; c < ss->nf; c++) {
 		const struct cpu_freq *f = &ss->f[c];
@@ -542,7 +556,24 @@ json_object *ps_sensors_stop(struct ps_sensors *ss, bool throughput)
 		json_object_array_add(fcpus, e);
 	}
 	ps_json_set(freq, "cpus", fcpus);
-	ps_json_set(o, "freq", freq);
+	return freq;
+}
+
+json_object *ps_sensors_stop(struct ps_sensors *ss, bool throughput)
+{
+	json_object *o = json_object_new_object(), *findings;
+	bool throttle_known;
+
+	if (!ss) {
+		ps_json_set(o, "available", json_object_new_boolean(0));
+		ps_json_set_str(o, "reason", "out of memory at the step's start");
+		return o;
+	}
+	findings = json_object_new_array();
+	ps_json_set(o, "samples", json_object_new_int((int)ss->samples));
+	sensors_json(ss, o, findings);
+	throttle_known = throttle_json(ss, throughput, o, findings);
+	ps_json_set(o, "freq", freq_json(ss));
 	ps_json_set(o, "available",
 		    json_object_new_boolean(ss->ns || throttle_known || ss->freq_source));
 	ps_json_set(o, "findings", findings);

@@ -316,17 +316,12 @@ static void read_kmsg(struct watch *w)
 	}
 }
 
-static void take_sample(struct watch *w, struct ps_burn_sample *s, json_object *timeline)
+/* The cores' clocks now: min, max and mean into s, each core's into fa. */
+static void sample_freqs(struct watch *w, struct ps_burn_sample *s, json_object *fa)
 {
 	double mhz[1024], sum = 0;
 	int nf = read_freqs(w, mhz, 1024);
-	json_object *o = json_object_new_object(), *fa = json_object_new_array();
-	char path[PATH_MAX], *text = NULL;
-	size_t len;
-	struct ps_edac e = {0};
 
-	memset(s, 0, sizeof(*s));
-	s->t = ps_mono_now() - w->t0;
 	s->freq_min_mhz = s->freq_max_mhz = s->freq_mean_mhz = NAN;
 	for (int i = 0; i < nf; i++) {
 		sum += mhz[i];
@@ -339,6 +334,12 @@ static void take_sample(struct watch *w, struct ps_burn_sample *s, json_object *
 	if (nf)
 		s->freq_mean_mhz = sum / nf;
 	s->throttle = read_throttle(w);
+}
+
+/* hwmon now: the hottest input and the least margin to its critical point, the slowest fan,
+ * the rails out of their limits. */
+static void sample_hwmon(struct watch *w, struct ps_burn_sample *s)
+{
 	s->temp_max_c = s->temp_margin_c = s->fan_min_rpm = NAN;
 	for (size_t i = 0; i < w->nt; i++) {
 		double v;
@@ -373,17 +374,31 @@ static void take_sample(struct watch *w, struct ps_burn_sample *s, json_object *
 				  &limit);
 		s->rails_out += r == PS_RAIL_LOW || r == PS_RAIL_HIGH;
 	}
-	s->power_w = NAN;
-	if (w->rapl.n) {
-		struct ps_rapl now = w->rapl;
-		double j;
+}
 
-		ps_rapl_read(w->root, &now);
-		if (s->t - w->rapl_t >= 0.2 && ps_rapl_counted_delta(&w->rapl, &now, &j) == 0)
-			s->power_w = j / (s->t - w->rapl_t);
-		w->rapl = now;
-		w->rapl_t = s->t;
-	}
+/* The package power since the last sample (RAPL), NAN without it. */
+static void sample_power(struct watch *w, struct ps_burn_sample *s)
+{
+	struct ps_rapl now = w->rapl;
+	double j;
+
+	s->power_w = NAN;
+	if (!w->rapl.n)
+		return;
+	ps_rapl_read(w->root, &now);
+	if (s->t - w->rapl_t >= 0.2 && ps_rapl_counted_delta(&w->rapl, &now, &j) == 0)
+		s->power_w = j / (s->t - w->rapl_t);
+	w->rapl = now;
+	w->rapl_t = s->t;
+}
+
+/* The error counters so far: machine checks, EDAC, AER, the kernel log's warnings and oopses. */
+static void sample_errors(struct watch *w, struct ps_burn_sample *s)
+{
+	char path[PATH_MAX], *text = NULL;
+	size_t len;
+	struct ps_edac e = {0};
+
 	s->mce = -1;
 	if (ps_read_all(ps_path(path, sizeof(path), w->root, "/proc/interrupts"), &text, &len) >= 0)
 		s->mce = ps_proc_mce_count(text);
@@ -401,6 +416,12 @@ static void take_sample(struct watch *w, struct ps_burn_sample *s, json_object *
 	read_kmsg(w);
 	s->kmsg_warn = w->kmsg_warn;
 	s->kmsg_oops = w->kmsg_oops;
+}
+
+/* A sample as a row of the timeline. */
+static json_object *sample_json(const struct ps_burn_sample *s, json_object *fa)
+{
+	json_object *o = json_object_new_object();
 
 	ps_json_set_num(o, "t", s->t, 1);
 	ps_json_set(o, "freq_mhz", fa);
@@ -419,7 +440,20 @@ static void take_sample(struct watch *w, struct ps_burn_sample *s, json_object *
 	ps_json_set_count(o, "aer_uncor", s->aer_uncor);
 	ps_json_set_count(o, "kmsg_warn", s->kmsg_warn);
 	ps_json_set_count(o, "kmsg_oops", s->kmsg_oops);
-	json_object_array_add(timeline, o);
+	return o;
+}
+
+static void take_sample(struct watch *w, struct ps_burn_sample *s, json_object *timeline)
+{
+	json_object *fa = json_object_new_array();
+
+	memset(s, 0, sizeof(*s));
+	s->t = ps_mono_now() - w->t0;
+	sample_freqs(w, s, fa);
+	sample_hwmon(w, s);
+	sample_power(w, s);
+	sample_errors(w, s);
+	json_object_array_add(timeline, sample_json(s, fa));
 }
 
 /* ---- the read-only disk load ---- */
@@ -637,222 +671,242 @@ static void summary(struct ps_ctx *ctx, const struct ps_burn_sample *s, size_t n
 	ps_json_set(ctx->data, "summary", o);
 }
 
-static int run(struct ps_ctx *ctx)
-{
-	const char *bsrc;
-	unsigned int budget = budget_of(ctx, &bsrc), cpus = ps_mem_cpus();
-	/* the samples span stress-ng's start as well as its budget */
-	double span = budget + START_WAIT_S,
-	       interval = span / MAX_SAMPLES < 1 ? 1 : span / MAX_SAMPLES;
-	json_object *timeline = json_object_new_array(), *stressors = json_object_new_array();
-	json_object *disks = json_object_new_array(), *fl = json_object_new_array();
-	struct ps_burn_sample *samples = calloc(MAX_SAMPLES + 8, sizeof(*samples));
-	struct watch *w = calloc(1, sizeof(*w));
+/* One burn-in: stress-ng and the disk load running, the watch sampling them. */
+struct burn {
+	struct ps_ctx *ctx;
+	unsigned int budget, cpus;
+	double interval;
+	json_object *timeline;
+	struct ps_burn_sample *samples;
+	size_t n;
+	struct watch *w;
 	struct disk_load loads[MAX_DISKS];
-	struct ps_stress_run sr;
-	struct ps_burn_hit hits[32];
-	atomic_bool stop = false;
-	char logpath[] = "/tmp/probestick-burnin.XXXXXX", tmo[24], cpu_n[16], vmb[24];
-	char cmd[256], *text = NULL, exe[PATH_MAX], lib[PATH_MAX];
-	int64_t avail = ps_mem_available(ctx->root);
-	uint64_t vm_bytes;
-	size_t n = 0, nl = 0, nh;
-	double next, abort_t = -1, elapsed, start_t = -1, ran;
-	char head[4096];
-	bool aborted = false, parsed, throttle_known = false, cued = false;
-	int logfd, wstatus = 0, worst = 0;
+	size_t nl;
+	atomic_bool stop;
+	char tmo[24], cpu_n[16], vmb[24], exe[PATH_MAX], lib[PATH_MAX];
+	char *argv[17];
+	char logpath[32];
+	int logfd, wstatus;
 	pid_t pid;
-	size_t len;
+	double start_t, abort_t, elapsed;
+	bool aborted;
+};
 
-	ps_json_set(ctx->data, "budget_s", json_object_new_int((int)budget));
-	ps_json_set(ctx->data, "stress_start_s", NULL);
-	ps_json_set_str(ctx->data, "budget_source", bsrc);
-	ps_json_set(ctx->data, "wall_cue_s", NULL);
-	ps_json_set_num(ctx->data, "interval_s", interval, 1);
-	ps_json_set(ctx->data, "timeline", timeline);
-	ps_json_set(ctx->data, "stressors", stressors);
-	ps_json_set(ctx->data, "disks", disks);
-	ps_json_set(ctx->data, "fail_lines", fl);
-	ps_json_set(ctx->data, "summary", json_object_new_object());
-	ps_json_set_str(ctx->data, "nics",
-			"not loaded: the NIC engines need cabled port pairs or a peer, and run "
-			"in nic_loop and nic_peer");
-	if (!samples || !w) {
-		free(samples);
-		free(w);
-		return -ENOMEM;
-	}
-	/* the memory stressor: a quarter of the free memory, at most 2 GiB */
-	vm_bytes = avail > 0 ? (uint64_t)avail / 4 : 64 * MIB;
+/* stress-ng's command line: every CPU, and a quarter of the free memory (at most 2 GiB). */
+static void burn_command(struct burn *b)
+{
+	struct ps_ctx *ctx = b->ctx;
+	int64_t avail = ps_mem_available(ctx->root);
+	uint64_t vm_bytes = avail > 0 ? (uint64_t)avail / 4 : 64 * MIB;
+	char *const argv[] = {"stress-ng", "--cpu",    b->cpu_n,     "--cpu-method", "all",
+			      "--vm",	   "1",	       "--vm-bytes", b->vmb,	     "--vm-method",
+			      "all",	   "--verify", "--timeout",  b->tmo,	     "--metrics",
+			      "--oomable", NULL};
+	char cmd[256];
+	size_t len = 0;
+
 	if (vm_bytes > 2048 * MIB)
 		vm_bytes = 2048 * MIB;
 	if (vm_bytes < 16 * MIB)
 		vm_bytes = 16 * MIB;
-	snprintf(tmo, sizeof(tmo), "%us", budget);
-	snprintf(cpu_n, sizeof(cpu_n), "%u", cpus);
-	snprintf(vmb, sizeof(vmb), "%lluM", (unsigned long long)(vm_bytes / MIB));
-	char *argv[] = {"stress-ng", "--cpu",	   cpu_n,	"--cpu-method", "all", "--vm",
-			"1",	     "--vm-bytes", vmb,		"--vm-method",	"all", "--verify",
-			"--timeout", tmo,	   "--metrics", "--oomable",	NULL};
-	len = 0;
-	for (char **a = argv; *a; a++)
+	snprintf(b->tmo, sizeof(b->tmo), "%us", b->budget);
+	snprintf(b->cpu_n, sizeof(b->cpu_n), "%u", b->cpus);
+	snprintf(b->vmb, sizeof(b->vmb), "%lluM", (unsigned long long)(vm_bytes / MIB));
+	memcpy(b->argv, argv, sizeof(argv));
+	for (char *const *a = argv; *a; a++)
 		len += (size_t)snprintf(cmd + len, sizeof(cmd) - len, "%s%s", len ? " " : "", *a);
 	ps_json_set_str(ctx->data, "command", cmd);
-	find_stress_ng(ctx, exe, sizeof(exe), lib, sizeof(lib));
-	ps_json_set_str(ctx->data, "stress_ng_path", exe);
+	find_stress_ng(ctx, b->exe, sizeof(b->exe), b->lib, sizeof(b->lib));
+	ps_json_set_str(ctx->data, "stress_ng_path", b->exe);
+}
 
-	w->root = ctx->root;
-	w->ncpus = (int)cpus;
+/* What the watch reads: hwmon, RAPL, the kernel log from now on. */
+static void watch_open(struct burn *b)
+{
+	struct watch *w = b->w;
+
+	w->root = b->ctx->root;
+	w->ncpus = (int)b->cpus;
 	w->kmsg_fd = -1;
 	find_hwmon(w);
-	if (ps_rapl_find(ctx->root, &w->rapl) < 0)
+	if (ps_rapl_find(b->ctx->root, &w->rapl) < 0)
 		w->rapl.n = 0;
-	if (!ctx->root[0]) {
+	if (!b->ctx->root[0]) {
 		w->kmsg_fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 		if (w->kmsg_fd >= 0)
 			lseek(w->kmsg_fd, 0, SEEK_END);
 	}
-	logfd = mkstemp(logpath);
-	if (logfd < 0) {
-		ps_step_reason(ctx, "no file for stress-ng's output in /tmp: %s", strerror(errno));
-		free(samples);
-		free(w);
+}
+
+/* stress-ng in a process group of its own, its output into a file: 0 or -errno. */
+static int stress_start(struct burn *b)
+{
+	snprintf(b->logpath, sizeof(b->logpath), "/tmp/probestick-burnin.XXXXXX");
+	b->logfd = mkstemp(b->logpath);
+	if (b->logfd < 0) {
+		ps_step_reason(b->ctx, "no file for stress-ng's output in /tmp: %s",
+			       strerror(errno));
 		return -errno;
 	}
-	w->t0 = ps_mono_now();
-	take_sample(w, &samples[n++], timeline);
-	pid = fork();
-	if (pid == 0) {
+	b->w->t0 = ps_mono_now();
+	take_sample(b->w, &b->samples[b->n++], b->timeline);
+	b->pid = fork();
+	if (b->pid == 0) {
 		int nul = open("/dev/null", O_RDONLY);
 
 		setpgid(0, 0);
 		dup2(nul, 0);
-		dup2(logfd, 1);
-		dup2(logfd, 2);
-		if (lib[0])
-			setenv("LD_LIBRARY_PATH", lib, 1);
-		execvp(exe, argv);
+		dup2(b->logfd, 1);
+		dup2(b->logfd, 2);
+		if (b->lib[0])
+			setenv("LD_LIBRARY_PATH", b->lib, 1);
+		execvp(b->exe, b->argv);
 		dprintf(2, "stress-ng: error: [0] exec: %s\n", strerror(errno));
 		_exit(127);
 	}
-	if (pid < 0) {
-		ps_step_reason(ctx, "could not start stress-ng: %s", strerror(errno));
-		close(logfd);
-		unlink(logpath);
-		free(samples);
-		free(w);
+	if (b->pid < 0) {
+		ps_step_reason(b->ctx, "could not start stress-ng: %s", strerror(errno));
+		close(b->logfd);
+		unlink(b->logpath);
 		return -EAGAIN;
 	}
-	setpgid(pid, pid);
-	/* the read-only disk load: every drive but the stick */
-	for (size_t i = 0; i < ctx->inv->n_drives && nl < MAX_DISKS; i++) {
-		const struct ps_drive *d = &ctx->inv->drives[i];
+	setpgid(b->pid, b->pid);
+	return 0;
+}
+
+/* The read-only disk load: a thread on every drive but the stick. */
+static void disks_start(struct burn *b)
+{
+	const struct ps_inventory *inv = b->ctx->inv;
+
+	for (size_t i = 0; i < inv->n_drives && b->nl < MAX_DISKS; i++) {
+		const struct ps_drive *d = &inv->drives[i];
+		struct disk_load *l = &b->loads[b->nl];
 
 		if (d->boot_device || d->size_bytes <= 0 || !d->path[0])
 			continue;
-		memset(&loads[nl], 0, sizeof(loads[nl]));
-		loads[nl].d = d;
-		loads[nl].stop = &stop;
-		loads[nl].budget_s = budget;
-		atomic_init(&loads[nl].errors, 0);
-		loads[nl].started =
-		    pthread_create(&loads[nl].th, NULL, disk_thread, &loads[nl]) == 0;
-		nl++;
+		memset(l, 0, sizeof(*l));
+		l->d = d;
+		l->stop = &b->stop;
+		l->budget_s = b->budget;
+		atomic_init(&l->errors, 0);
+		l->started = pthread_create(&l->th, NULL, disk_thread, l) == 0;
+		b->nl++;
 	}
-	/* The budget's progress counts from stress-ng's dispatching its
-	 * stressors (its --timeout starts there); until then it is starting. */
-	ps_progress_phase(ctx, "starting stress-ng", 0, "s");
-	next = interval;
+}
+
+/*
+ * The budget's progress counts from stress-ng's dispatching its stressors
+ * (its --timeout starts there); until then it is starting. Once the load
+ * has settled, the cue for the wall meter's full-load reading.
+ */
+static void follow_start(struct burn *b, bool *cued)
+{
+	char head[4096];
+	ssize_t got;
+	double ran;
+
+	if (b->start_t < 0) {
+		/* pread: the file offset is the one stress-ng writes at */
+		got = pread(b->logfd, head, sizeof(head), 0);
+		if (got > 0 && ps_stress_dispatched(head, (size_t)got)) {
+			b->start_t = b->elapsed;
+			ps_json_set_num(b->ctx->data, "stress_start_s", b->start_t, 1);
+			ps_progress_phase(b->ctx, "burn-in", b->budget, "s");
+		} else if (b->elapsed > START_WAIT_S) {
+			/* no such line from this stress-ng: count from the fork */
+			b->start_t = 0;
+			ps_progress_phase(b->ctx, "burn-in", b->budget, "s");
+		}
+	}
+	ran = b->start_t < 0 ? b->elapsed : b->elapsed - b->start_t;
+	if (b->start_t >= 0 && !*cued &&
+	    ran >= (b->budget < 2 * WALL_CUE_S ? b->budget / 2.0 : WALL_CUE_S)) {
+		*cued = true;
+		ps_json_set_num(b->ctx->data, "wall_cue_s", b->elapsed, 1);
+		ps_progress_rename(b->ctx, WALL_CUE_PHASE);
+	}
+	ps_progress_set(b->ctx, (uint64_t)(b->start_t < 0 || ran < b->budget ? ran : b->budget));
+}
+
+/* Sample until stress-ng exits; a key stops it (SIGINT, then SIGKILL), so does an overrun. */
+static void supervise(struct burn *b)
+{
+	double next = b->interval;
+	bool cued = false;
+
+	ps_progress_phase(b->ctx, "starting stress-ng", 0, "s");
 	for (;;) {
 		siginfo_t si = {0};
 		/* WNOWAIT: stress-ng stays a zombie, so its process group (and id) is
 		 * still its own when the group is killed below */
-		int r = waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT);
-		ssize_t got;
+		int r = waitid(P_PID, (id_t)b->pid, &si, WEXITED | WNOHANG | WNOWAIT);
 
-		elapsed = ps_mono_now() - w->t0;
-		if (start_t < 0) {
-			/* pread: the file offset is the one stress-ng writes at */
-			got = pread(logfd, head, sizeof(head), 0);
-			if (got > 0 && ps_stress_dispatched(head, (size_t)got)) {
-				start_t = elapsed;
-				ps_json_set_num(ctx->data, "stress_start_s", start_t, 1);
-				ps_progress_phase(ctx, "burn-in", budget, "s");
-			} else if (elapsed > START_WAIT_S) {
-				/* no such line from this stress-ng: count from the fork */
-				start_t = 0;
-				ps_progress_phase(ctx, "burn-in", budget, "s");
-			}
+		b->elapsed = ps_mono_now() - b->w->t0;
+		follow_start(b, &cued);
+		if (b->elapsed >= next && b->n < MAX_SAMPLES + 4) {
+			take_sample(b->w, &b->samples[b->n++], b->timeline);
+			next += b->interval;
 		}
-		ran = start_t < 0 ? elapsed : elapsed - start_t;
-		if (start_t >= 0 && !cued &&
-		    ran >= (budget < 2 * WALL_CUE_S ? budget / 2.0 : WALL_CUE_S)) {
-			/* the load has settled: the moment for the wall meter's full-load reading
-			 */
-			cued = true;
-			ps_json_set_num(ctx->data, "wall_cue_s", elapsed, 1);
-			ps_progress_rename(ctx, WALL_CUE_PHASE);
-		}
-		ps_progress_set(ctx, (uint64_t)(start_t < 0 || ran < budget ? ran : budget));
-		if (elapsed >= next && n < MAX_SAMPLES + 4) {
-			take_sample(w, &samples[n++], timeline);
-			next += interval;
-		}
-		if (r == 0 && si.si_pid == pid)
+		if (r == 0 && si.si_pid == b->pid)
 			break;
-		if (abort_t < 0 && ps_should_abort(ctx)) {
-			aborted = true;
-			abort_t = elapsed;
-			atomic_store(&stop, true);
-			kill(-pid,
-			     SIGINT); /* stress-ng stops its stressors and prints its metrics */
-		} else if (abort_t >= 0 && elapsed - abort_t > 5) {
-			kill(-pid, SIGKILL);
-		} else if (abort_t < 0 && elapsed > (start_t > 0 ? start_t : 0) + budget + 60) {
-			abort_t = elapsed; /* stress-ng overran its timeout by a minute: stop it */
-			kill(-pid, SIGINT);
+		if (b->abort_t < 0 && ps_should_abort(b->ctx)) {
+			b->aborted = true;
+			b->abort_t = b->elapsed;
+			atomic_store(&b->stop, true);
+			/* stress-ng stops its stressors and prints its metrics */
+			kill(-b->pid, SIGINT);
+		} else if (b->abort_t >= 0 && b->elapsed - b->abort_t > 5) {
+			kill(-b->pid, SIGKILL);
+		} else if (b->abort_t < 0 &&
+			   b->elapsed > (b->start_t > 0 ? b->start_t : 0) + b->budget + 60) {
+			b->abort_t = b->elapsed; /* stress-ng overran its timeout by a minute */
+			kill(-b->pid, SIGINT);
 		}
 		sleep_s(0.25);
 	}
-	kill(-pid, SIGKILL); /* any stressor left behind */
-	waitpid(pid, &wstatus, 0);
-	atomic_store(&stop, true);
-	for (size_t i = 0; i < nl; i++)
-		if (loads[i].started)
-			pthread_join(loads[i].th, NULL);
-	take_sample(w, &samples[n++], timeline);
-	elapsed = ps_mono_now() - w->t0;
-	if (w->kmsg_fd >= 0)
-		close(w->kmsg_fd);
-	close(logfd);
+	kill(-b->pid, SIGKILL); /* any stressor left behind */
+	waitpid(b->pid, &b->wstatus, 0);
+	atomic_store(&b->stop, true);
+	for (size_t i = 0; i < b->nl; i++)
+		if (b->loads[i].started)
+			pthread_join(b->loads[i].th, NULL);
+	take_sample(b->w, &b->samples[b->n++], b->timeline);
+	b->elapsed = ps_mono_now() - b->w->t0;
+	if (b->w->kmsg_fd >= 0)
+		close(b->w->kmsg_fd);
+	close(b->logfd);
+}
 
-	/* what stress-ng said */
-	parsed = ps_read_all(logpath, &text, &len) >= 0 && ps_stress_parse_log(text, &sr) == 0;
-	unlink(logpath);
-	if (!parsed)
-		memset(&sr, 0, sizeof(sr));
-	ps_json_set_num(ctx->data, "elapsed_s", elapsed, 1);
-	ps_json_set(ctx->data, "complete", json_object_new_boolean(!aborted));
-	ps_json_set(ctx->data, "exit_status",
-		    WIFEXITED(wstatus) ? json_object_new_int(WEXITSTATUS(wstatus)) : NULL);
-	ps_json_set(ctx->data, "run_completed",
-		    sr.completed < 0 || !parsed ? NULL
-						: json_object_new_boolean(sr.completed == 1));
-	ps_json_set_str(ctx->data, "stress_ng_version", sr.version);
-	ps_json_set(ctx->data, "stressor_failures", json_object_new_int((int)sr.fails));
-	for (size_t i = 0; i < sr.n_fail_lines; i++) {
+/* What stress-ng said: its stressors' figures and the lines that report a failure. */
+static void report_stress(struct burn *b, const struct ps_stress_run *sr, bool parsed)
+{
+	json_object *data = b->ctx->data;
+	json_object *stressors = ps_json_arr(data, "stressors"),
+		    *fl = ps_json_arr(data, "fail_lines");
+
+	ps_json_set_num(data, "elapsed_s", b->elapsed, 1);
+	ps_json_set(data, "complete", json_object_new_boolean(!b->aborted));
+	ps_json_set(data, "exit_status",
+		    WIFEXITED(b->wstatus) ? json_object_new_int(WEXITSTATUS(b->wstatus)) : NULL);
+	ps_json_set(data, "run_completed",
+		    sr->completed < 0 || !parsed ? NULL
+						 : json_object_new_boolean(sr->completed == 1));
+	ps_json_set_str(data, "stress_ng_version", sr->version);
+	ps_json_set(data, "stressor_failures", json_object_new_int((int)sr->fails));
+	for (size_t i = 0; i < sr->n_fail_lines; i++) {
 		json_object *o = json_object_new_object();
 
-		ps_json_set_str(o, "line", sr.fail_lines[i]);
+		ps_json_set_str(o, "line", sr->fail_lines[i]);
 		json_object_array_add(fl, o);
 	}
-	for (size_t i = 0; i < sr.n; i++) {
+	for (size_t i = 0; i < sr->n; i++) {
 		json_object *o = json_object_new_object();
-		const struct ps_stressor_result *s = &sr.s[i];
+		const struct ps_stressor_result *s = &sr->s[i];
 
 		ps_json_set_str(o, "stressor", s->name);
 		ps_json_set_count(o, "instances",
-				  strcmp(s->name, "cpu") == 0  ? (int64_t)cpus
+				  strcmp(s->name, "cpu") == 0  ? (int64_t)b->cpus
 				  : strcmp(s->name, "vm") == 0 ? 1
 							       : -1);
 		ps_json_set_count(o, "bogo_ops", s->bogo_ops);
@@ -862,30 +916,47 @@ static int run(struct ps_ctx *ctx)
 		ps_json_set(o, "verify", json_object_new_boolean(true));
 		json_object_array_add(stressors, o);
 	}
-	for (size_t i = 0; i < nl; i++) {
-		json_object *o = json_object_new_object();
-		const struct ps_uio_result *r = &loads[i].res;
+}
 
-		ps_json_set_str(o, "drive", loads[i].d->name);
+/* Each drive's read load: what it read, and a finding for the reads that failed. */
+static void report_disks(struct burn *b)
+{
+	json_object *disks = ps_json_arr(b->ctx->data, "disks");
+
+	for (size_t i = 0; i < b->nl; i++) {
+		json_object *o = json_object_new_object();
+		const struct disk_load *l = &b->loads[i];
+		const struct ps_uio_result *r = &l->res;
+
+		ps_json_set_str(o, "drive", l->d->name);
 		ps_json_set(o, "bytes", json_object_new_int64((int64_t)r->bytes));
 		ps_json_set(o, "errors", json_object_new_int64((int64_t)r->errors));
 		ps_json_set_num(o, "mbps", r->seconds > 0 ? r->bytes / r->seconds / 1e6 : NAN, 1);
 		ps_json_set_str(o, "status",
-				loads[i].err < 0	       ? strerror(-loads[i].err)
+				l->err < 0		       ? strerror(-l->err)
 				: r->errors >= DISK_MAX_ERRORS ? "stopped after 16 read errors"
 							       : "read");
 		json_object_array_add(disks, o);
 		if (r->errors)
-			ps_findf(ctx, PS_SEV_WARN, ps_drive_ref(loads[i].d), "disk_read_error",
+			ps_findf(b->ctx, PS_SEV_WARN, ps_drive_ref(l->d), "disk_read_error",
 				 "%s: %llu reads failed under the burn-in's load (the surface step "
 				 "lists the sectors)",
-				 loads[i].d->name, (unsigned long long)r->errors);
+				 l->d->name, (unsigned long long)r->errors);
 	}
-	summary(ctx, samples, n, &sr, start_t > 0 ? start_t : 0);
+}
 
-	for (size_t i = 0; i < n; i++)
-		throttle_known = throttle_known || samples[i].throttle >= 0;
-	nh = ps_burn_verdict(samples, n, parsed ? &sr : NULL, hits, PS_ARRAY_SIZE(hits));
+/* The burn-in's rules over the samples and stress-ng's word: findings, and the status. */
+static int judge(struct burn *b, const struct ps_stress_run *sr, bool parsed)
+{
+	struct ps_ctx *ctx = b->ctx;
+	struct ps_burn_hit hits[32];
+	bool throttle_known = false;
+	size_t nh;
+	int worst = 0;
+
+	for (size_t i = 0; i < b->n; i++)
+		throttle_known = throttle_known || b->samples[i].throttle >= 0;
+	nh = ps_burn_verdict(b->samples, b->n, parsed ? sr : NULL, hits, PS_ARRAY_SIZE(hits));
 	for (size_t i = 0; i < nh; i++) {
 		struct ps_finding f = {.severity =
 					   hits[i].sev == PS_BURN_FAIL ? PS_SEV_FAIL : PS_SEV_WARN,
@@ -899,31 +970,101 @@ static int run(struct ps_ctx *ctx)
 		if ((int)hits[i].sev > worst)
 			worst = (int)hits[i].sev;
 	}
-	free(text);
-	free(samples);
-	free(w);
-	if (!parsed || (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 127)) {
+	if (!parsed || (WIFEXITED(b->wstatus) && WEXITSTATUS(b->wstatus) == 127)) {
 		ps_step_reason(ctx,
 			       "stress-ng did not run (%s, exit status %d): the stick's "
 			       "/tools/stress-ng is missing (image/build.sh puts it there) or the "
 			       "stick was not found",
-			       exe, WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1);
+			       b->exe, WIFEXITED(b->wstatus) ? WEXITSTATUS(b->wstatus) : -1);
 		return PS_ERROR;
 	}
-	if (aborted) {
+	if (b->aborted) {
 		ps_step_reason(ctx, "aborted after %.0f s of %u s; what was measured is kept",
-			       abort_t, budget);
+			       b->abort_t, b->budget);
 		return worst == PS_BURN_FAIL ? PS_FAIL : PS_ABORTED;
 	}
 	if (!worst)
 		ps_examined(ctx, machine_ref(ctx), "stable",
 			    "%.0f s under load: no computation error, machine check, uncorrected "
 			    "error or oops; %s",
-			    elapsed,
+			    b->elapsed,
 			    throttle_known
 				? "no throttling"
 				: "no thermal-throttle counters to say whether it throttled");
 	return worst == PS_BURN_FAIL ? PS_FAIL : worst == PS_BURN_WARN ? PS_WARN : PS_PASS;
+}
+
+/* The data's members before anything runs: what a step that stops early leaves. */
+static void data_begin(struct burn *b, const char *bsrc)
+{
+	json_object *data = b->ctx->data;
+
+	ps_json_set(data, "budget_s", json_object_new_int((int)b->budget));
+	ps_json_set(data, "stress_start_s", NULL);
+	ps_json_set_str(data, "budget_source", bsrc);
+	ps_json_set(data, "wall_cue_s", NULL);
+	ps_json_set_num(data, "interval_s", b->interval, 1);
+	ps_json_set(data, "timeline", b->timeline);
+	ps_json_set(data, "stressors", json_object_new_array());
+	ps_json_set(data, "disks", json_object_new_array());
+	ps_json_set(data, "fail_lines", json_object_new_array());
+	ps_json_set(data, "summary", json_object_new_object());
+	ps_json_set_str(data, "nics",
+			"not loaded: the NIC engines need cabled port pairs or a peer, and run "
+			"in nic_loop and nic_peer");
+}
+
+static int run(struct ps_ctx *ctx)
+{
+	struct burn *b = calloc(1, sizeof(*b));
+	const char *bsrc;
+	struct ps_stress_run sr;
+	char *text = NULL;
+	size_t len;
+	bool parsed;
+	int ret;
+
+	if (!b)
+		return -ENOMEM;
+	b->ctx = ctx;
+	b->budget = budget_of(ctx, &bsrc);
+	b->cpus = ps_mem_cpus();
+	/* the samples span stress-ng's start as well as its budget */
+	b->interval = ((double)b->budget + START_WAIT_S) / MAX_SAMPLES;
+	if (b->interval < 1)
+		b->interval = 1;
+	b->timeline = json_object_new_array();
+	b->start_t = b->abort_t = -1;
+	data_begin(b, bsrc);
+	b->samples = calloc(MAX_SAMPLES + 8, sizeof(*b->samples));
+	b->w = calloc(1, sizeof(*b->w));
+	ret = b->samples && b->w ? 0 : -ENOMEM;
+	if (ret == 0) {
+		burn_command(b);
+		watch_open(b);
+		ret = stress_start(b);
+	}
+	if (ret < 0) {
+		free(b->samples);
+		free(b->w);
+		free(b);
+		return ret;
+	}
+	disks_start(b);
+	supervise(b);
+	parsed = ps_read_all(b->logpath, &text, &len) >= 0 && ps_stress_parse_log(text, &sr) == 0;
+	unlink(b->logpath);
+	if (!parsed)
+		memset(&sr, 0, sizeof(sr));
+	report_stress(b, &sr, parsed);
+	report_disks(b);
+	summary(ctx, b->samples, b->n, &sr, b->start_t > 0 ? b->start_t : 0);
+	ret = judge(b, &sr, parsed);
+	free(text);
+	free(b->samples);
+	free(b->w);
+	free(b);
+	return ret;
 }
 
 static double estimate(const struct ps_ctx *ctx)

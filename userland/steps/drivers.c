@@ -16,67 +16,6 @@
 //config:	  failed to load, its firmware is missing or did not load, its probe
 //config:	  failed. Also firmware that failed to load at boot.
 //kbuild:step-$(CONFIG_STEP_DRIVERS) += drivers.o
-//schema:{
-//schema:  "type": "object",
-//schema:  "properties": {
-//schema:    "kernel": {"type": ["string", "null"]},
-//schema:    "alias_source": {"type": ["string", "null"]},
-//schema:    "pci_ids_source": {"type": ["string", "null"]},
-//schema:    "usb_ids_source": {"type": ["string", "null"]},
-//schema:    "kernel_log": {"type": "boolean"},
-//schema:    "pci_functions": {"type": "integer", "minimum": 0},
-//schema:    "pci_bound": {"type": "integer", "minimum": 0},
-//schema:    "usb_devices": {"type": "integer", "minimum": 0},
-//schema:    "usb_bound": {"type": "integer", "minimum": 0},
-//schema:    "unbound": {"type": "integer", "minimum": 0},
-//schema:    "devices": {"type": "array", "items": {
-//schema:      "type": "object",
-//schema:      "properties": {
-//schema:        "bus": {"enum": ["pci", "usb"]},
-//schema:        "address": {"type": "string"},
-//schema:        "device": {"type": ["string", "null"]},
-//schema:        "vendor_id": {"type": "string"},
-//schema:        "device_id": {"type": "string"},
-//schema:        "class": {"type": "string"},
-//schema:        "vendor": {"type": ["string", "null"]},
-//schema:        "name": {"type": ["string", "null"]},
-//schema:        "class_name": {"type": ["string", "null"]},
-//schema:        "modalias": {"type": ["string", "null"]},
-//schema:        "module": {"type": ["string", "null"]},
-//schema:        "candidates": {"type": "array", "items": {"type": "string"}},
-//schema:        "why": {"enum": ["no_module", "family_off", "no_family", "dropped", "load_failed",
-//schema:                         "firmware_failed", "firmware_left_out", "probe_failed",
-//schema:                         "not_loaded", "not_bound", "firmware_mode", "nomodeset"]},
-//schema:        "family": {"type": ["string", "null"]},
-//schema:        "firmware": {"type": ["string", "null"]},
-//schema:        "detail": {"type": ["string", "null"]},
-//schema:        "message": {"type": "string"}
-//schema:      },
-//schema:      "required": ["bus", "address", "vendor_id", "device_id", "module", "why", "message"]
-//schema:    }},
-//schema:    "firmware_failed": {"type": "array", "items": {
-//schema:      "type": "object",
-//schema:      "properties": {
-//schema:        "device": {"type": "string"}, "file": {"type": "string"},
-//schema:        "error": {"type": ["string", "null"]}, "detail": {"type": ["string", "null"]}
-//schema:      },
-//schema:      "required": ["device", "file"]
-//schema:    }},
-//schema:    "nomodeset": {"type": "boolean"},
-//schema:    "framebuffer": {"type": ["string", "null"]},
-//schema:    "displays": {"type": "array", "items": {
-//schema:      "type": "object",
-//schema:      "properties": {
-//schema:        "address": {"type": "string"}, "device": {"type": ["string", "null"]},
-//schema:        "vendor_id": {"type": "string"}, "device_id": {"type": "string"},
-//schema:        "vendor": {"type": ["string", "null"]}, "name": {"type": ["string", "null"]},
-//schema:        "driver": {"type": ["string", "null"]}
-//schema:      },
-//schema:      "required": ["address", "vendor_id", "device_id", "driver"]
-//schema:    }}
-//schema:  },
-//schema:  "required": ["pci_functions", "usb_devices", "unbound", "devices", "firmware_failed"]
-//schema:}
 /* clang-format on */
 
 #include "core/step.h"
@@ -91,13 +30,109 @@
 
 #define DATA_VERSION 1
 
-static json_object *hex(unsigned int v, int digits)
-{
-	char buf[16];
+/* ---- the result: data{} as a struct, described once ---- */
 
-	snprintf(buf, sizeof(buf), "%0*x", digits, v);
-	return json_object_new_string(buf);
-}
+struct device_row {
+	char bus[4];
+	char address[32];
+	const char *device; /* the inventory's id, NULL */
+	char vendor_id[8], device_id[8], class[8];
+	char vendor[96], name[128], class_name[64], modalias[160], module[32];
+	json_object *candidates; /* the module names that claim it */
+	int why;		 /* enum ps_nodrv_why */
+	char family[32], firmware[96], detail[192];
+	char message[1024];
+};
+
+struct fw_row {
+	char device[40], file[96], error[16], detail[192];
+};
+
+/* A display controller and the driver that took it. */
+struct display_row {
+	char address[32];
+	const char *device; /* the inventory's id, NULL */
+	char vendor_id[8], device_id[8];
+	char vendor[96], name[128], driver[32];
+};
+
+struct drivers_result {
+	char kernel[64];
+	char alias_source[160], pci_ids_source[160], usb_ids_source[160];
+	bool kernel_log;
+	size_t pci_functions, pci_bound, usb_devices, usb_bound, unbound;
+	struct device_row *devices;
+	size_t n_devices;
+	struct fw_row *firmware_failed;
+	size_t n_firmware_failed;
+	struct display_row *displays;
+	size_t n_displays;
+	bool nomodeset;
+	char framebuffer[64]; /* fb0's name; empty: the VGA text console */
+};
+
+static const char *const bus_names[] = {"pci", "usb", NULL};
+
+static const struct ps_field device_f[] = {
+    PS_FIELD(struct device_row, bus, "bus", .names = bus_names),
+    PS_FIELD(struct device_row, address, "address"),
+    PS_FIELD(struct device_row, device, "device", .flags = PS_FLD_NULL),
+    PS_FIELD(struct device_row, vendor_id, "vendor_id", .help = "hex"),
+    PS_FIELD(struct device_row, device_id, "device_id", .help = "hex"),
+    PS_FIELD(struct device_row, class, "class", .help = "hex: PCI 24 bits, USB 8"),
+    PS_FIELD(struct device_row, vendor, "vendor", .flags = PS_FLD_NULL),
+    PS_FIELD(struct device_row, name, "name", .flags = PS_FLD_NULL),
+    PS_FIELD(struct device_row, class_name, "class_name", .flags = PS_FLD_NULL),
+    PS_FIELD(struct device_row, modalias, "modalias", .flags = PS_FLD_NULL),
+    PS_FIELD(struct device_row, module, "module", .flags = PS_FLD_NULL),
+    PS_FIELD(struct device_row, candidates, "candidates",
+	     .schema = "{\"type\": \"array\", \"items\": {\"type\": \"string\"}}"),
+    PS_FIELD_ENUM(struct device_row, why, "why", ps_nodrv_why_names),
+    PS_FIELD(struct device_row, family, "family", .flags = PS_FLD_NULL),
+    PS_FIELD(struct device_row, firmware, "firmware", .flags = PS_FLD_NULL),
+    PS_FIELD(struct device_row, detail, "detail", .flags = PS_FLD_NULL),
+    PS_FIELD(struct device_row, message, "message"),
+};
+static const struct ps_fields device_fields = PS_FIELDS(struct device_row, device_f);
+
+static const struct ps_field fw_f[] = {
+    PS_FIELD(struct fw_row, device, "device"),
+    PS_FIELD(struct fw_row, file, "file"),
+    PS_FIELD(struct fw_row, error, "error", .flags = PS_FLD_NULL),
+    PS_FIELD(struct fw_row, detail, "detail", .flags = PS_FLD_NULL),
+};
+static const struct ps_fields fw_fields = PS_FIELDS(struct fw_row, fw_f);
+
+static const struct ps_field display_f[] = {
+    PS_FIELD(struct display_row, address, "address"),
+    PS_FIELD(struct display_row, device, "device", .flags = PS_FLD_NULL),
+    PS_FIELD(struct display_row, vendor_id, "vendor_id", .help = "hex"),
+    PS_FIELD(struct display_row, device_id, "device_id", .help = "hex"),
+    PS_FIELD(struct display_row, vendor, "vendor", .flags = PS_FLD_NULL),
+    PS_FIELD(struct display_row, name, "name", .flags = PS_FLD_NULL),
+    PS_FIELD(struct display_row, driver, "driver", .flags = PS_FLD_NULL),
+};
+static const struct ps_fields display_fields = PS_FIELDS(struct display_row, display_f);
+
+static const struct ps_field drivers_f[] = {
+    PS_FIELD(struct drivers_result, kernel, "kernel", .flags = PS_FLD_NULL),
+    PS_FIELD(struct drivers_result, alias_source, "alias_source", .flags = PS_FLD_NULL),
+    PS_FIELD(struct drivers_result, pci_ids_source, "pci_ids_source", .flags = PS_FLD_NULL),
+    PS_FIELD(struct drivers_result, usb_ids_source, "usb_ids_source", .flags = PS_FLD_NULL),
+    PS_FIELD(struct drivers_result, kernel_log, "kernel_log"),
+    PS_FIELD(struct drivers_result, pci_functions, "pci_functions"),
+    PS_FIELD(struct drivers_result, pci_bound, "pci_bound"),
+    PS_FIELD(struct drivers_result, usb_devices, "usb_devices"),
+    PS_FIELD(struct drivers_result, usb_bound, "usb_bound"),
+    PS_FIELD(struct drivers_result, unbound, "unbound"),
+    PS_FIELD_ARRAY(struct drivers_result, devices, n_devices, "devices", &device_fields),
+    PS_FIELD_ARRAY(struct drivers_result, firmware_failed, n_firmware_failed, "firmware_failed",
+		   &fw_fields),
+    PS_FIELD_ARRAY(struct drivers_result, displays, n_displays, "displays", &display_fields),
+    PS_FIELD(struct drivers_result, nomodeset, "nomodeset"),
+    PS_FIELD(struct drivers_result, framebuffer, "framebuffer", .flags = PS_FLD_NULL),
+};
+static const struct ps_fields drivers_fields = PS_FIELDS(struct drivers_result, drivers_f);
 
 static json_object *word_list(const char *list)
 {
@@ -110,29 +145,27 @@ static json_object *word_list(const char *list)
 	return a;
 }
 
-static json_object *device_json(const struct ps_nodrv_dev *d)
+static void device_row(struct device_row *o, const struct ps_nodrv_dev *d)
 {
-	json_object *o = json_object_new_object();
 	bool pci = strcmp(d->bus, "pci") == 0;
 
-	ps_json_set_str(o, "bus", d->bus);
-	ps_json_set_str(o, "address", d->address);
-	ps_json_set_str(o, "device", d->id);
-	ps_json_set(o, "vendor_id", hex(d->vendor, 4));
-	ps_json_set(o, "device_id", hex(d->device, 4));
-	ps_json_set(o, "class", hex(d->class, pci ? 6 : 2));
-	ps_json_set_str(o, "vendor", d->vendor_name);
-	ps_json_set_str(o, "name", d->device_name);
-	ps_json_set_str(o, "class_name", d->class_name);
-	ps_json_set_str(o, "modalias", d->modalias);
-	ps_json_set_str(o, "module", d->module);
-	ps_json_set(o, "candidates", word_list(d->candidates));
-	ps_json_set_str(o, "why", ps_nodrv_why_name(d->why));
-	ps_json_set_str(o, "family", d->family);
-	ps_json_set_str(o, "firmware", d->firmware);
-	ps_json_set_str(o, "detail", d->detail);
-	ps_json_set_str(o, "message", d->message);
-	return o;
+	snprintf(o->bus, sizeof(o->bus), "%s", d->bus);
+	snprintf(o->address, sizeof(o->address), "%s", d->address);
+	o->device = d->id;
+	snprintf(o->vendor_id, sizeof(o->vendor_id), "%04x", d->vendor);
+	snprintf(o->device_id, sizeof(o->device_id), "%04x", d->device);
+	snprintf(o->class, sizeof(o->class), "%0*x", pci ? 6 : 2, d->class);
+	snprintf(o->vendor, sizeof(o->vendor), "%s", d->vendor_name);
+	snprintf(o->name, sizeof(o->name), "%s", d->device_name);
+	snprintf(o->class_name, sizeof(o->class_name), "%s", d->class_name);
+	snprintf(o->modalias, sizeof(o->modalias), "%s", d->modalias);
+	snprintf(o->module, sizeof(o->module), "%s", d->module);
+	o->candidates = word_list(d->candidates);
+	o->why = (int)d->why;
+	snprintf(o->family, sizeof(o->family), "%s", d->family);
+	snprintf(o->firmware, sizeof(o->firmware), "%s", d->firmware);
+	snprintf(o->detail, sizeof(o->detail), "%s", d->detail);
+	snprintf(o->message, sizeof(o->message), "%s", d->message);
 }
 
 /* A PCI function as the inventory names it; a USB device by its port path. */
@@ -151,88 +184,41 @@ static struct ps_dev_ref device_ref(const struct ps_ctx *ctx, const char *bus, c
 	return (struct ps_dev_ref){PS_DEV_NONE, NULL, name};
 }
 
-/*
- * Every display controller and the driver that took it, with the console the
- * kernel draws on: what a blank screen on a server (a BMC's ASPEED or Matrox
- * VGA, driven by ast or mgag200) comes down to, and whether the Safe
- * graphics entry (nomodeset) kept the firmware's console.
- */
-static void displays(struct ps_ctx *ctx, const struct ps_drivers *d)
+/* Every device without a driver: a row and a finding (warn where it matters). */
+static int list_devices(struct ps_ctx *ctx, struct drivers_result *r, const struct ps_drivers *d)
 {
-	json_object *a = ps_json_reset_arr(ctx->data, "displays");
-	char path[4096], fb[64];
-
-	for (size_t i = 0; ctx->inv && i < ctx->inv->n_pcie; i++) {
-		const struct ps_pcie_dev *p = &ctx->inv->pcie[i];
-		json_object *o;
-
-		if (!p->fn.ids_known || p->fn.class >> 16 != 0x03)
-			continue;
-		o = json_object_new_object();
-		ps_json_set_str(o, "address", p->fn.address);
-		ps_json_set_str(o, "device", p->id);
-		ps_json_set(o, "vendor_id", hex(p->fn.vendor, 4));
-		ps_json_set(o, "device_id", hex(p->fn.device, 4));
-		ps_json_set_str(o, "vendor", p->fn.vendor_name);
-		ps_json_set_str(o, "name", p->fn.device_name);
-		ps_json_set_str(o, "driver", p->fn.driver);
-		json_object_array_add(a, o);
-	}
-	ps_json_set(ctx->data, "nomodeset", json_object_new_boolean(d->nomodeset));
-	/* fb0's name ("EFI VGA", "astdrmfb"); none: the VGA text console */
-	if (ps_read_str(ps_path(path, sizeof(path), ctx->root, "/sys/class/graphics/fb0/name"), fb,
-			sizeof(fb)) <= 0)
-		fb[0] = '\0';
-	ps_json_set_str(ctx->data, "framebuffer", fb);
-}
-
-static int run(struct ps_ctx *ctx)
-{
-	struct ps_drivers d;
-	json_object *devs, *fw;
-	int ret = ps_drivers_read(ctx->root, ctx->inv, &d);
-
-	if (ret < 0)
-		return ret;
-	ps_json_set_str(ctx->data, "kernel", d.release);
-	ps_json_set_str(ctx->data, "alias_source", d.alias_source);
-	ps_json_set_str(ctx->data, "pci_ids_source", d.pci_ids_source);
-	ps_json_set_str(ctx->data, "usb_ids_source", d.usb_ids_source);
-	ps_json_set(ctx->data, "kernel_log", json_object_new_boolean(d.kmsg_read));
-	ps_json_set_count(ctx->data, "pci_functions", (int64_t)d.pci_total);
-	ps_json_set_count(ctx->data, "pci_bound", (int64_t)d.pci_bound);
-	ps_json_set_count(ctx->data, "usb_devices", (int64_t)d.usb_total);
-	ps_json_set_count(ctx->data, "usb_bound", (int64_t)d.usb_bound);
-	ps_json_set_count(ctx->data, "unbound", (int64_t)d.n);
-	devs = ps_json_reset_arr(ctx->data, "devices");
-	fw = ps_json_reset_arr(ctx->data, "firmware_failed");
-
-	if (!d.alias_source[0])
-		ps_findf(ctx, PS_SEV_INFO, (struct ps_dev_ref){0}, "no_aliases",
-			 "neither the image's list of module aliases (/usr/share/probestick/"
-			 "modules.alias.zst) nor the kernel's modules.alias could be read: devices "
-			 "without a driver are listed without the module that would drive them");
-	for (size_t i = 0; i < d.n; i++) {
-		const struct ps_nodrv_dev *n = &d.devs[i];
+	for (size_t i = 0; i < d->n; i++) {
+		const struct ps_nodrv_dev *n = &d->devs[i];
+		struct device_row *row = ps_fields_grow(&device_fields, &r->devices, &r->n_devices);
 		char name[48];
 
-		json_object_array_add(devs, device_json(n));
+		if (!row)
+			return -ENOMEM;
+		device_row(row, n);
 		ps_findf(ctx, n->matters ? PS_SEV_WARN : PS_SEV_INFO,
 			 device_ref(ctx, n->bus, n->address, n->id, name, sizeof(name)),
 			 "no_driver", "%s", n->message);
 	}
-	for (size_t i = 0; i < d.n_fw; i++) {
-		const struct ps_fw_failure *f = &d.fw[i];
-		json_object *o = json_object_new_object();
+	return 0;
+}
+
+/* Firmware that did not load for a device whose driver took it. */
+static int list_firmware(struct ps_ctx *ctx, struct drivers_result *r, const struct ps_drivers *d)
+{
+	for (size_t i = 0; i < d->n_fw; i++) {
+		const struct ps_fw_failure *f = &d->fw[i];
+		struct fw_row *row =
+		    ps_fields_grow(&fw_fields, &r->firmware_failed, &r->n_firmware_failed);
 		char name[48];
 		bool pci =
 		    strchr(f->device, ':') && strchr(f->device, '.') && strlen(f->device) == 12;
 
-		ps_json_set_str(o, "device", f->device);
-		ps_json_set_str(o, "file", f->file);
-		ps_json_set_str(o, "error", f->error);
-		ps_json_set_str(o, "detail", f->detail);
-		json_object_array_add(fw, o);
+		if (!row)
+			return -ENOMEM;
+		snprintf(row->device, sizeof(row->device), "%s", f->device);
+		snprintf(row->file, sizeof(row->file), "%s", f->file);
+		snprintf(row->error, sizeof(row->error), "%s", f->error);
+		snprintf(row->detail, sizeof(row->detail), "%s", f->detail);
 		ps_findf(ctx, PS_SEV_WARN,
 			 device_ref(ctx, pci ? "pci" : "usb", f->device, NULL, name, sizeof(name)),
 			 "firmware_failed",
@@ -241,9 +227,74 @@ static int run(struct ps_ctx *ctx)
 			 f->file, f->error[0] ? f->error : "?",
 			 f->detail[0] ? "; the image left it out: " : "", f->detail);
 	}
-	displays(ctx, &d);
+	return 0;
+}
+
+/*
+ * Every display controller and the driver that took it, with the console the
+ * kernel draws on: what a blank screen on a server (a BMC's ASPEED or Matrox
+ * VGA, driven by ast or mgag200) comes down to, and whether the Safe
+ * graphics entry (nomodeset) kept the firmware's console.
+ */
+static int list_displays(struct ps_ctx *ctx, struct drivers_result *r, const struct ps_drivers *d)
+{
+	char path[4096];
+
+	for (size_t i = 0; ctx->inv && i < ctx->inv->n_pcie; i++) {
+		const struct ps_pcie_dev *p = &ctx->inv->pcie[i];
+		struct display_row *row;
+
+		if (!p->fn.ids_known || p->fn.class >> 16 != 0x03)
+			continue;
+		row = ps_fields_grow(&display_fields, &r->displays, &r->n_displays);
+		if (!row)
+			return -ENOMEM;
+		snprintf(row->address, sizeof(row->address), "%s", p->fn.address);
+		row->device = p->id;
+		snprintf(row->vendor_id, sizeof(row->vendor_id), "%04x", p->fn.vendor);
+		snprintf(row->device_id, sizeof(row->device_id), "%04x", p->fn.device);
+		snprintf(row->vendor, sizeof(row->vendor), "%s", p->fn.vendor_name);
+		snprintf(row->name, sizeof(row->name), "%s", p->fn.device_name);
+		snprintf(row->driver, sizeof(row->driver), "%s", p->fn.driver);
+	}
+	r->nomodeset = d->nomodeset;
+	/* fb0's name ("EFI VGA", "astdrmfb"); none: the VGA text console */
+	if (ps_read_str(ps_path(path, sizeof(path), ctx->root, "/sys/class/graphics/fb0/name"),
+			r->framebuffer, sizeof(r->framebuffer)) <= 0)
+		r->framebuffer[0] = '\0';
+	return 0;
+}
+
+static int run(struct ps_ctx *ctx)
+{
+	struct drivers_result *r = ctx->result;
+	struct ps_drivers d;
+	int ret = ps_drivers_read(ctx->root, ctx->inv, &d);
+
+	if (ret < 0)
+		return ret;
+	snprintf(r->kernel, sizeof(r->kernel), "%s", d.release);
+	snprintf(r->alias_source, sizeof(r->alias_source), "%s", d.alias_source);
+	snprintf(r->pci_ids_source, sizeof(r->pci_ids_source), "%s", d.pci_ids_source);
+	snprintf(r->usb_ids_source, sizeof(r->usb_ids_source), "%s", d.usb_ids_source);
+	r->kernel_log = d.kmsg_read;
+	r->pci_functions = d.pci_total;
+	r->pci_bound = d.pci_bound;
+	r->usb_devices = d.usb_total;
+	r->usb_bound = d.usb_bound;
+	r->unbound = d.n;
+	if (!d.alias_source[0])
+		ps_findf(ctx, PS_SEV_INFO, (struct ps_dev_ref){0}, "no_aliases",
+			 "neither the image's list of module aliases (/usr/share/probestick/"
+			 "modules.alias.zst) nor the kernel's modules.alias could be read: devices "
+			 "without a driver are listed without the module that would drive them");
+	ret = list_devices(ctx, r, &d);
+	if (ret == 0)
+		ret = list_firmware(ctx, r, &d);
+	if (ret == 0)
+		ret = list_displays(ctx, r, &d);
 	ps_drivers_free(&d);
-	return PS_PASS;
+	return ret < 0 ? ret : PS_PASS;
 }
 
 /* ---- how it is shown ---- */
@@ -338,6 +389,7 @@ static const struct ps_step_ops drivers_ops = {
     .after = "inventory",
     .data_version = DATA_VERSION,
     .view = &view,
+    .result = &drivers_fields,
     .run = run,
     .estimate_s = estimate_s,
 };

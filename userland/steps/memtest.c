@@ -23,37 +23,6 @@
 //config:	  plan. The kernel's own memory is out of its reach: the
 //config:	  memtest86+ boot entry tests all of memory.
 //kbuild:step-$(CONFIG_STEP_MEMTEST) += memtest.o
-//schema:{
-//schema:  "type": "object",
-//schema:  "properties": {
-//schema:    "requested": {"type": ["string", "null"]},
-//schema:    "size_bytes": {"type": "integer"},
-//schema:    "available_bytes": {"type": ["integer", "null"]},
-//schema:    "locked": {"type": "boolean"},
-//schema:    "size_note": {"type": ["string", "null"]},
-//schema:    "seed": {"type": "integer"},
-//schema:    "seconds": {"type": ["number", "null"]},
-//schema:    "rate_mbps": {"type": ["number", "null"]},
-//schema:    "errors": {"type": "integer"},
-//schema:    "complete": {"type": "boolean"},
-//schema:    "reach": {"type": "string"},
-//schema:    "patterns": {"type": "array", "items": {"type": "object",
-//schema:      "properties": {"pattern": {"type": "string"}, "passes": {"type": "integer"},
-//schema:        "errors": {"type": "integer"}, "seconds": {"type": ["number", "null"]},
-//schema:        "rate_mbps": {"type": ["number", "null"]}},
-//schema:      "required": ["pattern", "passes", "errors"]}},
-//schema:    "failures": {"type": "array", "items": {"type": "object",
-//schema:      "properties": {"pattern": {"type": "string"}, "pass": {"type": "integer"},
-//schema:        "offset": {"type": "integer"},
-//schema:        "phys": {"type": ["string", "null"]}, "phys_why": {"type": ["string", "null"]},
-//schema:        "expected": {"type": "string"}, "actual": {"type": "string"},
-//schema:        "bits": {"type": "integer"},
-//schema:        "dimm": {"type": ["string", "null"]}, "dimm_source": {"type": ["string", "null"]},
-//schema:        "dimm_why": {"type": ["string", "null"]}},
-//schema:      "required": ["pattern", "offset", "phys", "expected", "actual", "dimm"]}}
-//schema:  },
-//schema:  "required": ["size_bytes", "errors", "patterns", "failures", "reach"]
-//schema:}
 /* clang-format on */
 
 #include "core/config.h"
@@ -63,7 +32,6 @@
 #include "engines/mem/pattern.h"
 #include "hw/edac.h"
 #include "hw/inventory.h"
-#include "lib/json.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -95,6 +63,90 @@ struct fail_rec {
 	enum ps_mt_pattern p;
 	unsigned int pass;
 };
+
+/* ---- the result: data{} as a struct, described once ---- */
+
+struct pattern_row {
+	const char *pattern;
+	unsigned int passes;
+	uint64_t errors;
+	double seconds, rate_mbps;
+};
+
+struct failure_row {
+	const char *pattern;
+	unsigned int pass;
+	uint64_t offset;	       /* bytes into the locked buffer */
+	char phys[24], phys_why[120];  /* "0x..." or "" unknown, and why */
+	char expected[24], actual[24]; /* 64-bit words as "0x%016x" */
+	int bits;		       /* the bits that differ */
+	char dimm[64];		       /* "" unknown */
+	const char *dimm_source;       /* "edac", "smbios", NULL */
+	char dimm_why[300];	       /* why the DIMM is unknown */
+};
+
+struct memtest_result {
+	char requested[PS_SETTING_TEXT_MAX];
+	uint64_t size_bytes;
+	int64_t available_bytes; /* -1 unknown */
+	bool locked;
+	char size_note[240];
+	int64_t seed; /* -1: no buffer, no seed */
+	double seconds, rate_mbps;
+	uint64_t errors;
+	ps_tri complete; /* unknown: nothing ran */
+	const char *reach;
+	struct pattern_row patterns[PS_MT_PATTERNS];
+	size_t n_patterns;
+	struct failure_row failures[MAX_FAILS];
+	size_t n_failures;
+};
+
+static const struct ps_field pattern_f[] = {
+    PS_FIELD(struct pattern_row, pattern, "pattern"),
+    PS_FIELD(struct pattern_row, passes, "passes"),
+    PS_FIELD(struct pattern_row, errors, "errors", .unit = "words"),
+    PS_FIELD(struct pattern_row, seconds, "seconds", .unit = "s", .decimals = 2,
+	     .flags = PS_FLD_NULL),
+    PS_FIELD(struct pattern_row, rate_mbps, "rate_mbps", .unit = "MB/s written and read",
+	     .flags = PS_FLD_NULL),
+};
+static const struct ps_fields pattern_fields = PS_FIELDS(struct pattern_row, pattern_f);
+
+static const struct ps_field failure_f[] = {
+    PS_FIELD(struct failure_row, pattern, "pattern"),
+    PS_FIELD(struct failure_row, pass, "pass"),
+    PS_FIELD(struct failure_row, offset, "offset", .unit = "bytes"),
+    PS_FIELD(struct failure_row, phys, "phys", .help = "hex", .flags = PS_FLD_NULL),
+    PS_FIELD(struct failure_row, phys_why, "phys_why", .flags = PS_FLD_NULL),
+    PS_FIELD(struct failure_row, expected, "expected", .help = "hex"),
+    PS_FIELD(struct failure_row, actual, "actual", .help = "hex"),
+    PS_FIELD(struct failure_row, bits, "bits"),
+    PS_FIELD(struct failure_row, dimm, "dimm", .flags = PS_FLD_NULL),
+    PS_FIELD(struct failure_row, dimm_source, "dimm_source", .flags = PS_FLD_NULL),
+    PS_FIELD(struct failure_row, dimm_why, "dimm_why", .flags = PS_FLD_NULL),
+};
+static const struct ps_fields failure_fields = PS_FIELDS(struct failure_row, failure_f);
+
+static const struct ps_field memtest_f[] = {
+    PS_FIELD(struct memtest_result, requested, "requested", .flags = PS_FLD_NULL),
+    PS_FIELD(struct memtest_result, size_bytes, "size_bytes", .unit = "bytes"),
+    PS_FIELD(struct memtest_result, available_bytes, "available_bytes", .unit = "bytes",
+	     .flags = PS_FLD_NULL),
+    PS_FIELD(struct memtest_result, locked, "locked"),
+    PS_FIELD(struct memtest_result, size_note, "size_note", .flags = PS_FLD_NULL | PS_FLD_OMIT),
+    PS_FIELD(struct memtest_result, seed, "seed", .flags = PS_FLD_NULL | PS_FLD_OMIT),
+    PS_FIELD(struct memtest_result, seconds, "seconds", .unit = "s", .decimals = 2,
+	     .flags = PS_FLD_NULL | PS_FLD_OMIT),
+    PS_FIELD(struct memtest_result, rate_mbps, "rate_mbps", .unit = "MB/s written and read",
+	     .flags = PS_FLD_NULL | PS_FLD_OMIT),
+    PS_FIELD(struct memtest_result, errors, "errors", .unit = "words"),
+    PS_FIELD(struct memtest_result, complete, "complete", .flags = PS_FLD_OMIT),
+    PS_FIELD(struct memtest_result, reach, "reach"),
+    PS_FIELD_ARRAY(struct memtest_result, patterns, n_patterns, "patterns", &pattern_fields),
+    PS_FIELD_ARRAY(struct memtest_result, failures, n_failures, "failures", &failure_fields),
+};
+static const struct ps_fields memtest_fields = PS_FIELDS(struct memtest_result, memtest_f);
 
 /* memtest=: a size (256M, 2G) or a share of the free memory (10%); none: the default. */
 struct memtest_size {
@@ -174,47 +226,37 @@ static void hex64(char *out, size_t len, uint64_t v)
 	snprintf(out, len, "0x%016" PRIx64, v);
 }
 
-static void failure_json(struct ps_ctx *ctx, json_object *arr, const struct fail_rec *r,
-			 const uint64_t *buf, int pagemap_fd, const char *dimm, const char *dsrc,
-			 const char *dwhy)
+/* Where a failing word is: its physical address (pagemap) and DIMM, or why not. */
+static void failure_row(struct failure_row *o, const struct fail_rec *r, const uint64_t *buf,
+			int pagemap_fd, const char *dimm, const char *dsrc, const char *dwhy)
 {
-	json_object *o = json_object_new_object();
 	uint64_t vaddr = (uint64_t)(uintptr_t)buf + r->f.offset, entry = 0, phys = 0;
 	long page = sysconf(_SC_PAGESIZE);
-	char h[24], why[120] = "";
 	int err = -EIO;
 
 	if (pagemap_fd < 0)
-		snprintf(why, sizeof(why), "/proc/self/pagemap could not be opened");
+		snprintf(o->phys_why, sizeof(o->phys_why),
+			 "/proc/self/pagemap could not be opened");
 	else if (pread(pagemap_fd, &entry, sizeof(entry), (off_t)(vaddr / (uint64_t)page * 8)) !=
 		 sizeof(entry))
-		snprintf(why, sizeof(why), "/proc/self/pagemap could not be read there");
+		snprintf(o->phys_why, sizeof(o->phys_why),
+			 "/proc/self/pagemap could not be read there");
 	else if ((err = ps_pagemap_phys(entry, vaddr, (uint64_t)page, &phys)) == -EPERM)
-		snprintf(why, sizeof(why),
+		snprintf(o->phys_why, sizeof(o->phys_why),
 			 "the kernel shows page frames to root only (CAP_SYS_ADMIN)");
 	else if (err < 0)
-		snprintf(why, sizeof(why), "the page is not in memory");
-	ps_json_set_str(o, "pattern", ps_mt_pattern_name(r->p));
-	ps_json_set(o, "pass", json_object_new_int((int)r->pass));
-	ps_json_set(o, "offset", json_object_new_int64((int64_t)r->f.offset));
-	if (err == 0) {
-		hex64(h, sizeof(h), phys);
-		ps_json_set_str(o, "phys", h);
-	} else {
-		ps_json_set(o, "phys", NULL);
-	}
-	ps_json_set_str(o, "phys_why", why);
-	hex64(h, sizeof(h), r->f.expected);
-	ps_json_set_str(o, "expected", h);
-	hex64(h, sizeof(h), r->f.actual);
-	ps_json_set_str(o, "actual", h);
-	ps_json_set(o, "bits",
-		    json_object_new_int(__builtin_popcountll(r->f.expected ^ r->f.actual)));
-	ps_json_set_str(o, "dimm", dimm);
-	ps_json_set_str(o, "dimm_source", dsrc);
-	ps_json_set_str(o, "dimm_why", dwhy);
-	json_object_array_add(arr, o);
-	(void)ctx;
+		snprintf(o->phys_why, sizeof(o->phys_why), "the page is not in memory");
+	o->pattern = ps_mt_pattern_name(r->p);
+	o->pass = r->pass;
+	o->offset = r->f.offset;
+	if (err == 0)
+		hex64(o->phys, sizeof(o->phys), phys);
+	hex64(o->expected, sizeof(o->expected), r->f.expected);
+	hex64(o->actual, sizeof(o->actual), r->f.actual);
+	o->bits = __builtin_popcountll(r->f.expected ^ r->f.actual);
+	snprintf(o->dimm, sizeof(o->dimm), "%s", dsrc ? dimm : "");
+	o->dimm_source = dsrc;
+	snprintf(o->dimm_why, sizeof(o->dimm_why), "%s", dsrc ? "" : dwhy);
 }
 
 static struct ps_dev_ref machine_ref(const struct ps_ctx *ctx)
@@ -223,146 +265,174 @@ static struct ps_dev_ref machine_ref(const struct ps_ctx *ctx)
 	    PS_DEV_MACHINE, ctx->inv->machine.id[0] ? ctx->inv->machine.id : NULL, "machine"};
 }
 
-static int run(struct ps_ctx *ctx)
+/* One test over the locked buffer: what it holds while the patterns run. */
+struct mt_run {
+	struct ps_ctx *ctx;
+	uint64_t *buf, size, seed;
+	struct fail_rec rec[MAX_FAILS];
+	size_t n_rec;
+	double moved; /* bytes written and read */
+	bool aborted;
+};
+
+/* One pass of pattern p: all of it written, then all of it read (the data leaves the caches). */
+static uint64_t one_pass(struct mt_run *t, enum ps_mt_pattern p, unsigned int pass)
 {
-	json_object *pats = json_object_new_array(), *fails = json_object_new_array();
-	int64_t avail = ps_mem_available(ctx->root);
-	char note[240] = "", dimm[64], dwhy[300];
-	struct fail_rec *rec = calloc(MAX_FAILS, sizeof(*rec));
+	size_t words = t->size / sizeof(uint64_t), chunk_words = CHUNK / sizeof(uint64_t);
 	struct ps_mt_fail tmp[MAX_FAILS];
-	struct ps_edac before = {0}, after = {0};
-	uint64_t size, seed, errors = 0, *buf;
-	size_t n_rec = 0, words, chunk_words = CHUNK / sizeof(uint64_t);
-	double t0, moved = 0;
-	bool locked = false, aborted = false;
-	const char *dsrc;
-	int fd, status = PS_PASS;
+	uint64_t bad_words = 0;
 
-	ps_json_set(ctx->data, "patterns", pats);
-	ps_json_set(ctx->data, "failures", fails);
-	ps_json_set_str(ctx->data, "reach", REACH_TEXT);
-	ps_json_set(ctx->data, "errors", json_object_new_int(0));
-	ps_json_set_str(ctx->data, "requested", ps_setting_text(ctx, &memtest_size));
-	ps_json_set_count(ctx->data, "available_bytes", avail > 0 ? avail : -1);
-	if (!rec)
-		return -ENOMEM;
-	size = size_of(ctx, avail, note, sizeof(note));
-	buf = size >= MIN_BYTES ? lock_buffer(&size, &locked) : NULL;
-	ps_json_set(ctx->data, "locked", json_object_new_boolean(locked));
-	if (!buf) {
-		ps_json_set(ctx->data, "size_bytes", json_object_new_int64(0));
-		ps_step_reason(ctx,
-			       "no %llu MiB could be locked in memory (mlock: %s; %lld MiB free): "
-			       "boot memtest86+ from the stick's menu instead",
-			       MIN_BYTES / MIB, strerror(errno),
-			       (long long)(avail > 0 ? avail / (int64_t)MIB : -1));
-		free(rec);
-		return PS_SKIPPED;
+	for (size_t at = 0; at < words && !t->aborted; at += chunk_words) {
+		size_t n = words - at < chunk_words ? words - at : chunk_words;
+
+		ps_mt_fill(p, t->buf + at, n, pass, t->seed ^ at);
+		ps_progress_add(t->ctx, n * sizeof(uint64_t));
+		t->aborted = ps_should_abort(t->ctx);
 	}
-	ps_json_set(ctx->data, "size_bytes", json_object_new_int64((int64_t)size));
-	ps_json_set_str(ctx->data, "size_note", note);
-	seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
-	ps_json_set(ctx->data, "seed", json_object_new_int64((int64_t)(seed & INT64_MAX)));
-	seed &= INT64_MAX;
-	ps_edac_read(ctx->root, &before);
-	words = size / sizeof(uint64_t);
-	ps_progress_phase(ctx, "patterns", (uint64_t)PS_MT_PATTERNS * PS_MT_PASSES * 2 * size, "B");
-	t0 = ps_mono_now();
-	for (int p = 0; p < PS_MT_PATTERNS && !aborted; p++) {
-		json_object *po = json_object_new_object();
-		uint64_t perr = 0;
+	for (size_t at = 0; at < words && !t->aborted; at += chunk_words) {
+		size_t n = words - at < chunk_words ? words - at : chunk_words;
+		size_t bad =
+		    ps_mt_check(p, t->buf + at, n, pass, t->seed ^ at, tmp, MAX_FAILS - t->n_rec);
+
+		for (size_t i = 0; i < bad && t->n_rec < MAX_FAILS; i++) {
+			t->rec[t->n_rec] = (struct fail_rec){tmp[i], p, pass};
+			t->rec[t->n_rec].f.offset += at * sizeof(uint64_t);
+			t->n_rec++;
+		}
+		bad_words += bad;
+		ps_progress_add(t->ctx, n * sizeof(uint64_t));
+		t->aborted = ps_should_abort(t->ctx);
+	}
+	return bad_words;
+}
+
+/* Every pattern, PS_MT_PASSES passes each, into r's rows and totals. */
+static void run_patterns(struct mt_run *t, struct memtest_result *r)
+{
+	double t0 = ps_mono_now();
+
+	ps_progress_phase(t->ctx, "patterns", (uint64_t)PS_MT_PATTERNS * PS_MT_PASSES * 2 * t->size,
+			  "B");
+	r->errors = 0;
+	for (int p = 0; p < PS_MT_PATTERNS && !t->aborted; p++) {
+		struct pattern_row *row = &r->patterns[r->n_patterns++];
 		double tp = ps_mono_now();
-		unsigned int passes = 0;
 
-		for (unsigned int pass = 0; pass < PS_MT_PASSES && !aborted; pass++) {
-			/* all of it written, then all of it read: the data leaves the caches */
-			for (size_t at = 0; at < words && !aborted; at += chunk_words) {
-				size_t n = words - at < chunk_words ? words - at : chunk_words;
-
-				ps_mt_fill(p, buf + at, n, pass, seed ^ at);
-				ps_progress_add(ctx, n * sizeof(uint64_t));
-				aborted = ps_should_abort(ctx);
-			}
-			for (size_t at = 0; at < words && !aborted; at += chunk_words) {
-				size_t n = words - at < chunk_words ? words - at : chunk_words;
-				size_t bad = ps_mt_check(p, buf + at, n, pass, seed ^ at, tmp,
-							 MAX_FAILS - n_rec);
-
-				for (size_t i = 0; i < bad && n_rec < MAX_FAILS; i++) {
-					rec[n_rec] = (struct fail_rec){tmp[i], p, pass};
-					rec[n_rec].f.offset += at * sizeof(uint64_t);
-					n_rec++;
-				}
-				perr += bad;
-				ps_progress_add(ctx, n * sizeof(uint64_t));
-				aborted = ps_should_abort(ctx);
-			}
-			if (!aborted) {
-				passes++;
-				moved += 2.0 * (double)size;
+		row->pattern = ps_mt_pattern_name(p);
+		row->errors = 0;
+		for (unsigned int pass = 0; pass < PS_MT_PASSES && !t->aborted; pass++) {
+			row->errors += one_pass(t, p, pass);
+			if (!t->aborted) {
+				row->passes++;
+				t->moved += 2.0 * (double)t->size;
 			}
 		}
-		errors += perr;
+		r->errors += row->errors;
 		tp = ps_mono_now() - tp;
-		ps_json_set_str(po, "pattern", ps_mt_pattern_name(p));
-		ps_json_set(po, "passes", json_object_new_int((int)passes));
-		ps_json_set(po, "errors", json_object_new_int64((int64_t)perr));
-		ps_json_set_num(po, "seconds", tp, 2);
-		ps_json_set_num(po, "rate_mbps",
-				passes && tp > 0 ? 2.0 * passes * size / tp / 1e6 : NAN, 0);
-		json_object_array_add(pats, po);
+		row->seconds = tp;
+		row->rate_mbps =
+		    row->passes && tp > 0 ? 2.0 * row->passes * t->size / tp / 1e6 : NAN;
 	}
-	t0 = ps_mono_now() - t0;
-	ps_json_set_num(ctx->data, "seconds", t0, 2);
-	ps_json_set_num(ctx->data, "rate_mbps", t0 > 0 && moved > 0 ? moved / t0 / 1e6 : NAN, 0);
-	ps_json_set(ctx->data, "errors", json_object_new_int64((int64_t)errors));
-	ps_json_set(ctx->data, "complete", json_object_new_boolean(!aborted));
+	r->seconds = ps_mono_now() - t0;
+	r->rate_mbps = r->seconds > 0 && t->moved > 0 ? t->moved / r->seconds / 1e6 : NAN;
+	r->complete = !t->aborted;
+}
+
+/* The failing words' rows: physical address and, where EDAC or SMBIOS tells, the DIMM. */
+static void locate_failures(struct ps_ctx *ctx, const struct mt_run *t, struct memtest_result *r,
+			    const struct ps_edac *before)
+{
+	struct ps_edac after = {0};
+	char dimm[64], dwhy[300];
+	const char *dsrc;
+	int fd;
 
 	ps_edac_read(ctx->root, &after);
-	dsrc = ps_mt_dimm_of(&ctx->inv->memory, &before, &after, dimm, sizeof(dimm), dwhy,
+	dsrc = ps_mt_dimm_of(&ctx->inv->memory, before, &after, dimm, sizeof(dimm), dwhy,
 			     sizeof(dwhy));
 	fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
-	for (size_t i = 0; i < n_rec; i++)
-		failure_json(ctx, fails, &rec[i], buf, fd, dsrc ? dimm : NULL, dsrc,
-			     dsrc ? NULL : dwhy);
+	for (size_t i = 0; i < t->n_rec; i++)
+		failure_row(&r->failures[r->n_failures++], &t->rec[i], t->buf, fd, dimm, dsrc,
+			    dwhy);
 	if (fd >= 0)
 		close(fd);
-	munlock(buf, size);
-	munmap(buf, size);
-	ps_edac_free(&before);
 	ps_edac_free(&after);
+}
 
-	if (errors) {
+/* The verdict: a fail naming the first failing word, or the machine examined. */
+static int judge(struct ps_ctx *ctx, const struct memtest_result *r, bool aborted)
+{
+	const struct failure_row *first = r->n_failures ? &r->failures[0] : NULL;
+
+	if (r->errors) {
 		struct ps_finding f = {.severity = PS_SEV_FAIL,
 				       .dev = machine_ref(ctx),
 				       .rule = "pattern_error",
-				       .value = (double)errors,
+				       .value = (double)r->errors,
 				       .limit = 0,
 				       .unit = "words"};
-		json_object *first = ps_json_at(fails, 0);
 
 		ps_find(
 		    ctx, &f,
 		    "%" PRIu64 " words of %llu MiB did not hold what was written (first: %s "
 		    "pattern at physical address %s, %s expected, %s read; DIMM %s): the memory "
 		    "is faulty; boot memtest86+ from the stick's menu to test all of it",
-		    errors, (unsigned long long)(size / MIB), ps_json_str_or(first, "pattern", "?"),
-		    ps_json_str_or(first, "phys", "unknown"),
-		    ps_json_str_or(first, "expected", "?"), ps_json_str_or(first, "actual", "?"),
-		    dsrc ? dimm : "unknown");
-		status = PS_FAIL;
+		    r->errors, (unsigned long long)(r->size_bytes / MIB),
+		    first ? first->pattern : "?", first && first->phys[0] ? first->phys : "unknown",
+		    first ? first->expected : "?", first ? first->actual : "?",
+		    first && first->dimm[0] ? first->dimm : "unknown");
 	}
-	free(rec);
 	if (aborted) {
-		ps_step_reason(ctx, "aborted after %.1f s; the patterns that ran are kept", t0);
+		ps_step_reason(ctx, "aborted after %.1f s; the patterns that ran are kept",
+			       r->seconds);
 		return PS_ABORTED;
 	}
-	if (!errors)
+	if (!r->errors)
 		ps_examined(ctx, machine_ref(ctx), "patterns_held",
 			    "%d patterns, twice each, over %llu MiB held at %.0f MB/s (%s)",
-			    PS_MT_PATTERNS, (unsigned long long)(size / MIB),
-			    t0 > 0 ? moved / t0 / 1e6 : 0.0,
+			    PS_MT_PATTERNS, (unsigned long long)(r->size_bytes / MIB),
+			    isfinite(r->rate_mbps) ? r->rate_mbps : 0.0,
 			    "user space only: memtest86+ on the boot menu tests all of memory");
+	return r->errors ? PS_FAIL : PS_PASS;
+}
+
+static int run(struct ps_ctx *ctx)
+{
+	struct memtest_result *r = ctx->result;
+	int64_t avail = ps_mem_available(ctx->root);
+	struct mt_run *t = calloc(1, sizeof(*t));
+	struct ps_edac before = {0};
+	int status;
+
+	r->reach = REACH_TEXT;
+	r->errors = 0;
+	snprintf(r->requested, sizeof(r->requested), "%s", ps_setting_text(ctx, &memtest_size));
+	r->available_bytes = avail > 0 ? avail : -1;
+	if (!t)
+		return -ENOMEM;
+	t->ctx = ctx;
+	t->size = size_of(ctx, avail, r->size_note, sizeof(r->size_note));
+	t->buf = t->size >= MIN_BYTES ? lock_buffer(&t->size, &r->locked) : NULL;
+	if (!t->buf) {
+		ps_step_reason(ctx,
+			       "no %llu MiB could be locked in memory (mlock: %s; %lld MiB free): "
+			       "boot memtest86+ from the stick's menu instead",
+			       MIN_BYTES / MIB, strerror(errno),
+			       (long long)(avail > 0 ? avail / (int64_t)MIB : -1));
+		free(t);
+		return PS_SKIPPED;
+	}
+	r->size_bytes = t->size;
+	t->seed = ((uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32)) & INT64_MAX;
+	r->seed = (int64_t)t->seed;
+	ps_edac_read(ctx->root, &before);
+	run_patterns(t, r);
+	locate_failures(ctx, t, r, &before);
+	munlock(t->buf, t->size);
+	munmap(t->buf, t->size);
+	ps_edac_free(&before);
+	status = judge(ctx, r, t->aborted);
+	free(t);
 	return status;
 }
 
@@ -444,6 +514,7 @@ static const struct ps_step_ops memtest_ops = {
     .after = "inventory",
     .data_version = DATA_VERSION,
     .view = &view,
+    .result = &memtest_fields,
     .settings = (const struct ps_setting *const[]){&memtest_size, NULL},
     .run = run,
     .estimate_s = estimate,

@@ -19,33 +19,6 @@
 //config:	  ICMP echo otherwise. Reports when the two ends' MTUs disagree.
 //config:	  Every MTU goes back as it was.
 //kbuild:step-$(CONFIG_STEP_MTU) += mtu.o
-//schema:{
-//schema:  "type": "object",
-//schema:  "properties": {
-//schema:    "target_mtu": {"type": "string"},
-//schema:    "paths": {"type": "array", "items": {"type": "object",
-//schema:      "properties": {
-//schema:        "path": {"type": "string"}, "kind": {"enum": ["port to port", "peer"]},
-//schema:        "from": {"type": "string"}, "to": {"type": "string"},
-//schema:        "method": {"type": "string"},
-//schema:        "mtu_here": {"type": ["integer", "null"]},
-//schema:        "mtu_there": {"type": ["integer", "null"]},
-//schema:        "forward_mtu": {"type": ["integer", "null"]},
-//schema:        "reverse_mtu": {"type": ["integer", "null"]},
-//schema:        "path_mtu": {"type": ["integer", "null"]},
-//schema:        "payload": {"type": ["integer", "null"]},
-//schema:        "mismatch": {"type": ["boolean", "null"]},
-//schema:        "probes": {"type": "integer"},
-//schema:        "rtt_ms": {"type": ["number", "null"]},
-//schema:        "error": {"type": "string"}
-//schema:      },
-//schema:      "required": ["path", "kind", "method", "path_mtu", "payload"]}},
-//schema:    "peer": {"type": ["object", "null"]},
-//schema:    "tried": {"type": "array", "items": {"type": "object"}},
-//schema:    "restored": {"type": "array", "items": {"type": "object"}}
-//schema:  },
-//schema:  "required": ["target_mtu", "paths", "restored"]
-//schema:}
 /* clang-format on */
 
 #include "core/config.h"
@@ -55,16 +28,89 @@
 #include "engines/net/peer.h"
 #include "engines/net/pmtu.h"
 #include "engines/net/ports.h"
+#include "engines/net/session.h"
 #include "lib/json.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #define CARRIER_S    5.0
 #define DATA_VERSION 1
+#define MAX_PATHS    (PS_PORTS_MAX / 2 + 1)
+
+/* ---- the result: data{} as a struct, described once ---- */
+
+struct path_row {
+	char path[96];
+	int kind; /* 0 port to port, 1 peer */
+	char from[IF_NAMESIZE], to[INET_ADDRSTRLEN + IF_NAMESIZE];
+	int method; /* 0 UDP both ways, 1 ICMP forward only */
+	int mtu_here, mtu_there, forward_mtu, reverse_mtu, path_mtu, payload; /* -1 unknown */
+	ps_tri mismatch;
+	int probes;
+	double rtt_ms;
+	char error[160];
+};
+
+struct mtu_result {
+	char target_mtu[16];
+	struct path_row paths[MAX_PATHS];
+	size_t n_paths;
+	json_object *peer;  /* ps_peer_link_json */
+	json_object *tried; /* the peer search's rows */
+	struct ps_put_back restored[PS_PUT_BACK_MAX];
+	size_t n_restored;
+};
+
+static const char *const kind_names[] = {"port to port", "peer", NULL};
+static const char *const method_names[] = {"UDP echo, DF, both ways",
+					   "ICMP echo, DF (forward only)", NULL};
+
+static const struct ps_field path_f[] = {
+    PS_FIELD(struct path_row, path, "path"),
+    PS_FIELD_ENUM(struct path_row, kind, "kind", kind_names),
+    PS_FIELD(struct path_row, from, "from"),
+    PS_FIELD(struct path_row, to, "to"),
+    PS_FIELD_ENUM(struct path_row, method, "method", method_names),
+    PS_FIELD(struct path_row, mtu_here, "mtu_here", .unit = "bytes", .flags = PS_FLD_NULL),
+    PS_FIELD(struct path_row, mtu_there, "mtu_there", .unit = "bytes", .flags = PS_FLD_NULL),
+    PS_FIELD(struct path_row, forward_mtu, "forward_mtu", .unit = "bytes", .flags = PS_FLD_NULL),
+    PS_FIELD(struct path_row, reverse_mtu, "reverse_mtu", .unit = "bytes", .flags = PS_FLD_NULL),
+    PS_FIELD(struct path_row, path_mtu, "path_mtu", .unit = "bytes", .flags = PS_FLD_NULL),
+    PS_FIELD(struct path_row, payload, "payload", .unit = "bytes", .flags = PS_FLD_NULL),
+    PS_FIELD(struct path_row, mismatch, "mismatch"),
+    PS_FIELD(struct path_row, probes, "probes"),
+    PS_FIELD(struct path_row, rtt_ms, "rtt_ms", .unit = "ms", .decimals = 2, .flags = PS_FLD_NULL),
+    PS_FIELD(struct path_row, error, "error", .flags = PS_FLD_OMIT),
+};
+static const struct ps_fields path_fields = PS_FIELDS(struct path_row, path_f);
+
+static const struct ps_field mtu_f[] = {
+    PS_FIELD(struct mtu_result, target_mtu, "target_mtu", .help = "mtu=: max, as_is or a number"),
+    PS_FIELD_ARRAY(struct mtu_result, paths, n_paths, "paths", &path_fields),
+    PS_FIELD(struct mtu_result, peer, "peer", .schema = "{\"type\": \"object\"}",
+	     .flags = PS_FLD_NULL),
+    PS_FIELD(struct mtu_result, tried, "tried",
+	     .schema = "{\"type\": \"array\", \"items\": {\"type\": \"object\"}}",
+	     .flags = PS_FLD_OMIT),
+    PS_FIELD_ARRAY(struct mtu_result, restored, n_restored, "restored", &ps_put_back_fields),
+};
+static const struct ps_fields mtu_fields = PS_FIELDS(struct mtu_result, mtu_f);
+
+/* What ports' closing put back, after what is there. */
+static void put_back(struct ps_ctx *ctx, struct mtu_result *res, const struct ps_ports *ps)
+{
+	for (size_t i = 0; i < ps->n_put_back && res->n_restored < PS_PUT_BACK_MAX; i++)
+		res->restored[res->n_restored++] = ps->put_back[i];
+	for (size_t i = 0; i < ps->n; i++)
+		if (ps->p[i].restore_error[0])
+			ps_findf(ctx, PS_SEV_FAIL, ps_port_ref(&ps->p[i]), "not_restored", "%s",
+				 ps->p[i].restore_error);
+}
 
 /* The MTU mtu= asks of a port: the driver's largest, as it is, or a number (capped). */
 static int target(const struct ps_ctx *ctx, const struct ps_port *p)
@@ -93,49 +139,60 @@ static void raise_mtu(struct ps_ctx *ctx, struct ps_ports *ps, size_t i)
 			 p->mtu);
 }
 
+/* The path's row: what each way took, and the path's (the smaller way). */
+static struct path_row *path_row(struct mtu_result *res, int kind, const char *from, const char *to,
+				 const struct ps_port *p, int mtu_there, bool icmp,
+				 const struct ps_pmtu_result *r, int ret)
+{
+	struct path_row *o;
+	int fwd = r->forward_mtu, rev = r->reverse_mtu;
+	int pm = fwd > 0 && rev > 0 ? (fwd < rev ? fwd : rev) : fwd > 0 ? fwd : rev;
+
+	if (res->n_paths >= MAX_PATHS)
+		return NULL;
+	o = &res->paths[res->n_paths++];
+	snprintf(o->path, sizeof(o->path), "%s <-> %s", from, to);
+	o->kind = kind;
+	snprintf(o->from, sizeof(o->from), "%s", from);
+	snprintf(o->to, sizeof(o->to), "%s", to);
+	o->method = icmp;
+	o->mtu_here = (int)p->mtu;
+	o->mtu_there = mtu_there > 0 ? mtu_there : PS_UNKNOWN;
+	o->forward_mtu = fwd > 0 ? fwd : PS_UNKNOWN;
+	o->reverse_mtu = rev > 0 ? rev : PS_UNKNOWN;
+	o->path_mtu = pm > 0 ? pm : PS_UNKNOWN;
+	o->payload = pm > 0 ? pm - PS_PMTU_HEADERS : PS_UNKNOWN;
+	if (pm > 0 && (mtu_there > 0 || rev > 0))
+		o->mismatch = (mtu_there > 0 && mtu_there != o->mtu_here) ||
+			      (fwd > 0 && rev > 0 && fwd != rev);
+	o->probes = r->probes;
+	o->rtt_ms = r->rtt_ms >= 0 ? r->rtt_ms : NAN;
+	if (ret < 0)
+		snprintf(o->error, sizeof(o->error), "%s", r->error);
+	return o;
+}
+
 /* One path's row and its findings. */
-static void report(struct ps_ctx *ctx, json_object *paths, const char *kind, const char *from,
+static void report(struct ps_ctx *ctx, struct mtu_result *res, int kind, const char *from,
 		   const char *to, const struct ps_port *p, int mtu_there, bool icmp,
 		   const struct ps_pmtu_result *r, int ret)
 {
-	json_object *o = json_object_new_object();
-	char path[96];
-	int fwd = r->forward_mtu, rev = r->reverse_mtu, here = (int)p->mtu;
-	int pm = fwd > 0 && rev > 0 ? (fwd < rev ? fwd : rev) : fwd > 0 ? fwd : rev;
-	bool ends_differ = mtu_there > 0 && mtu_there != here;
-	bool ways_differ = fwd > 0 && rev > 0 && fwd != rev;
+	const struct path_row *o = path_row(res, kind, from, to, p, mtu_there, icmp, r, ret);
+	int here = (int)p->mtu, pm, low = here;
 
-	snprintf(path, sizeof(path), "%s <-> %s", from, to);
-	ps_json_set_str(o, "path", path);
-	ps_json_set_str(o, "kind", kind);
-	ps_json_set_str(o, "from", from);
-	ps_json_set_str(o, "to", to);
-	ps_json_set_str(o, "method",
-			icmp ? "ICMP echo, DF (forward only)" : "UDP echo, DF, both ways");
-	ps_json_set_count(o, "mtu_here", here);
-	ps_json_set_count(o, "mtu_there", mtu_there > 0 ? mtu_there : PS_UNKNOWN);
-	ps_json_set_count(o, "forward_mtu", fwd);
-	ps_json_set_count(o, "reverse_mtu", rev);
-	ps_json_set_count(o, "path_mtu", pm > 0 ? pm : PS_UNKNOWN);
-	ps_json_set_count(o, "payload", pm > 0 ? pm - PS_PMTU_HEADERS : PS_UNKNOWN);
-	ps_json_set(o, "mismatch",
-		    pm > 0 && (mtu_there > 0 || rev > 0)
-			? json_object_new_boolean(ends_differ || ways_differ)
-			: NULL);
-	ps_json_set(o, "probes", json_object_new_int(r->probes));
-	ps_json_set(o, "rtt_ms", r->rtt_ms >= 0 ? ps_json_new_num(r->rtt_ms, 2) : NULL);
-	if (ret < 0 && r->error[0])
-		ps_json_set_str(o, "error", r->error);
-	json_object_array_add(paths, o);
+	if (!o)
+		return;
 	if (ret < 0 && ret != -ECANCELED) {
-		ps_findf(ctx, PS_SEV_WARN, ps_port_ref(p), "no_answer", "%s: %s", path, r->error);
+		ps_findf(ctx, PS_SEV_WARN, ps_port_ref(p), "no_answer", "%s: %s", o->path,
+			 r->error);
 		return;
 	}
+	pm = o->path_mtu;
 	if (pm <= 0)
 		return;
-	ps_examined(ctx, ps_port_ref(p), "measured", "%s: path MTU %d (payload %d)", path, pm,
-		    pm - PS_PMTU_HEADERS);
-	if (ends_differ || ways_differ) {
+	ps_examined(ctx, ps_port_ref(p), "measured", "%s: path MTU %d (payload %d)", o->path, pm,
+		    o->payload);
+	if (o->mismatch == 1) {
 		struct ps_finding f = {.severity = PS_SEV_WARN,
 				       .dev = ps_port_ref(p),
 				       .rule = "mismatch",
@@ -147,33 +204,29 @@ static void report(struct ps_ctx *ctx, json_object *paths, const char *kind, con
 		if (mtu_there > 0)
 			snprintf(ends, sizeof(ends), "%s has MTU %d, %s %d; ", from, here, to,
 				 mtu_there);
-		if (rev > 0)
-			snprintf(back, sizeof(back), "%d", rev);
+		if (o->reverse_mtu > 0)
+			snprintf(back, sizeof(back), "%d", o->reverse_mtu);
 		ps_find(ctx, &f,
 			"%s: the two ends disagree: %s%d bytes cross %s -> %s, %s back; the path "
 			"takes %d (payload %d, what ping -M do -s %d gets through): set both ends "
 			"to %d",
-			path, ends, fwd, from, to, back, pm, pm - PS_PMTU_HEADERS,
-			pm - PS_PMTU_HEADERS, pm);
+			o->path, ends, o->forward_mtu, from, to, back, pm, o->payload, o->payload,
+			pm);
 	}
-	{
-		int low = here;
+	if (mtu_there > 0 && mtu_there < low)
+		low = mtu_there;
+	if (pm < low) {
+		struct ps_finding f = {.severity = PS_SEV_WARN,
+				       .dev = ps_port_ref(p),
+				       .rule = "below_ends",
+				       .value = pm,
+				       .limit = low,
+				       .unit = "bytes"};
 
-		if (mtu_there > 0 && mtu_there < low)
-			low = mtu_there;
-		if (pm < low) {
-			struct ps_finding f = {.severity = PS_SEV_WARN,
-					       .dev = ps_port_ref(p),
-					       .rule = "below_ends",
-					       .value = pm,
-					       .limit = low,
-					       .unit = "bytes"};
-
-			ps_find(ctx, &f,
-				"%s: both ends take %d but only %d crosses: something between them "
-				"(a switch, a media converter) does not pass frames that large",
-				path, low, pm);
-		}
+		ps_find(ctx, &f,
+			"%s: both ends take %d but only %d crosses: something between them "
+			"(a switch, a media converter) does not pass frames that large",
+			o->path, low, pm);
 	}
 }
 
@@ -200,14 +253,14 @@ static void not_paired(struct ps_ctx *ctx, const struct ps_ports *ps, const stru
 	}
 }
 
-static bool pairs_phase(struct ps_ctx *ctx, json_object *paths, json_object *restored)
+static bool pairs_phase(struct ps_ctx *ctx, struct mtu_result *res)
 {
 	struct ps_ports ps;
 	struct ps_pair pairs[PS_PORTS_MAX / 2];
 	bool reach[PS_PORTS_MAX * PS_PORTS_MAX], aborted = false;
 	size_t npairs = 0;
 
-	if (ps_ports_open(&ps, ctx->inv, NULL, restored) < 0)
+	if (ps_ports_open(&ps, ctx->inv, NULL, NULL) < 0)
 		return true;
 	ps.should_stop = ps_should_abort_hook;
 	ps.stop_arg = ctx;
@@ -250,34 +303,31 @@ static bool pairs_phase(struct ps_ctx *ctx, json_object *paths, json_object *res
 			close(efd);
 		if (ret == -ECANCELED)
 			aborted = true;
-		report(ctx, paths, "port to port", a->name, b->name, a, (int)b->mtu, false, &r,
-		       ret);
+		report(ctx, res, 0, a->name, b->name, a, (int)b->mtu, false, &r, ret);
 	}
 	ps_ports_close(&ps);
-	for (size_t i = 0; i < ps.n; i++)
-		if (ps.p[i].restore_error[0])
-			ps_findf(ctx, PS_SEV_FAIL, ps_port_ref(&ps.p[i]), "not_restored", "%s",
-				 ps.p[i].restore_error);
+	put_back(ctx, res, &ps);
 	return !aborted;
 }
 
-static bool peer_phase(struct ps_ctx *ctx, json_object *paths, json_object *restored)
+static bool peer_phase(struct ps_ctx *ctx, struct mtu_result *res)
 {
 	struct ps_peer_link pl;
 	bool aborted = false;
 	int ret;
 
 	ps_progress_phase(ctx, "finding the peer", 1, "peer");
-	ret = ps_peer_link_open(&pl, ctx->inv, ctx->cfg ? &ctx->cfg->net_want : NULL, NULL,
-				restored, ps_should_abort_hook, ctx);
-	ps_json_set(ctx->data, "tried", pl.tried);
+	ret = ps_peer_link_open(&pl, ctx->inv, ctx->cfg ? &ctx->cfg->net_want : NULL, NULL, NULL,
+				ps_should_abort_hook, ctx);
+	res->tried = pl.tried;
+	pl.tried = NULL;
 	if (ret == 0 && pl.port >= 0) {
 		struct ps_port *p = &pl.ps.p[pl.port];
 		struct ps_pmtu_result r;
 		char to[INET_ADDRSTRLEN];
 		bool icmp = !pl.peer.probestick || pl.peer.echo_port <= 0;
 
-		ps_json_set(ctx->data, "peer", ps_peer_link_json(&pl));
+		res->peer = ps_peer_link_json(&pl);
 		raise_mtu(ctx, &pl.ps, (size_t)pl.port);
 		inet_ntop(AF_INET, &pl.peer_addr, to, sizeof(to));
 		ps_progress_phase(ctx, to, 1, "paths");
@@ -295,29 +345,22 @@ static bool peer_phase(struct ps_ctx *ctx, json_object *paths, json_object *rest
 		if (ret == -ECANCELED)
 			aborted = true;
 		/* The echo service says its own MTU; discovery said it too. */
-		report(ctx, paths, "peer", p->name, to, p,
-		       r.peer_mtu > 0 ? r.peer_mtu : pl.peer.mtu, icmp, &r, ret);
+		report(ctx, res, 1, p->name, to, p, r.peer_mtu > 0 ? r.peer_mtu : pl.peer.mtu, icmp,
+		       &r, ret);
 	}
 	ps_peer_link_close(&pl);
-	for (size_t i = 0; i < pl.ps.n; i++)
-		if (pl.ps.p[i].restore_error[0])
-			ps_findf(ctx, PS_SEV_FAIL, ps_port_ref(&pl.ps.p[i]), "not_restored", "%s",
-				 pl.ps.p[i].restore_error);
+	put_back(ctx, res, &pl.ps);
 	return !aborted;
 }
 
 static int run(struct ps_ctx *ctx)
 {
-	json_object *paths = json_object_new_array(), *restored = json_object_new_array();
+	struct mtu_result *res = ctx->result;
 	bool go_on;
 
-	ps_json_set_str(ctx->data, "target_mtu",
-			ctx->cfg && ctx->cfg->mtu[0] ? ctx->cfg->mtu : "max");
-	ps_json_set(ctx->data, "paths", paths);
-	ps_json_set(ctx->data, "peer", NULL);
-	ps_json_set(ctx->data, "restored", restored);
+	snprintf(res->target_mtu, sizeof(res->target_mtu), "%s",
+		 ctx->cfg && ctx->cfg->mtu[0] ? ctx->cfg->mtu : "max");
 	if (ctx->root && ctx->root[0]) {
-		ps_json_set(ctx->data, "tried", json_object_new_array());
 		ps_step_reason(ctx, "moves real network ports: live system only, not with --root");
 		for (size_t i = 0; i < ctx->inv->n_nics; i++) {
 			char why[200];
@@ -328,14 +371,12 @@ static int run(struct ps_ctx *ctx)
 		}
 		return PS_SKIPPED;
 	}
-	go_on = pairs_phase(ctx, paths, restored);
+	go_on = pairs_phase(ctx, res);
 	if (go_on)
-		go_on = peer_phase(ctx, paths, restored);
-	else
-		ps_json_set(ctx->data, "tried", json_object_new_array());
+		go_on = peer_phase(ctx, res);
 	if (!go_on)
 		return PS_ABORTED;
-	if (json_object_array_length(paths) == 0) {
+	if (res->n_paths == 0) {
 		/* nothing measured is never a pass (docs/rules.md, "Measured or not") */
 		ps_findf(ctx, PS_SEV_INFO, (struct ps_dev_ref){0}, "no_path",
 			 "no path measured: no two ports are cabled to each other and no peer "
@@ -382,14 +423,6 @@ static const struct ps_col tried_cols[] = {
     {.path = "/result", .title = "looking for a peer", .flags = PS_COL_WIDE},
 };
 
-static const struct ps_col restored_cols[] = {
-    {.path = "/port", .title = "port", .flags = PS_COL_KEY},
-    {.path = "/setting", .title = "setting", .flags = PS_COL_KEY},
-    {.path = "/was", .title = "was"},
-    {.path = "/now", .title = "now"},
-    {.path = "/restored", .title = "restored", .fmt = PS_FMT_BOOL},
-};
-
 static const struct ps_block blocks[] = {
     {.kind = PS_BLOCK_TABLE,
      .id = "paths",
@@ -400,11 +433,7 @@ static const struct ps_block blocks[] = {
      .note = "payload = path MTU - 28: what `ping -M do -s` (Windows: ping -f -l) takes"},
     {.kind = PS_BLOCK_TABLE, .id = "methods", .rows = "/paths", .cols = PS_COLS(method_cols)},
     {.kind = PS_BLOCK_TABLE, .id = "tried", .rows = "/tried", .cols = PS_COLS(tried_cols)},
-    {.kind = PS_BLOCK_TABLE,
-     .id = "restored",
-     .title = "Put back after the step",
-     .rows = "/restored",
-     .cols = PS_COLS(restored_cols)},
+    PS_NIC_RESTORED_BLOCK,
 };
 
 static const struct ps_view view = {
@@ -423,6 +452,7 @@ static const struct ps_step_ops mtu_ops = {
     .after = "inventory",
     .data_version = DATA_VERSION,
     .view = &view,
+    .result = &mtu_fields,
     .run = run,
     .estimate_s = estimate,
 };

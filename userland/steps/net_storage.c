@@ -18,30 +18,6 @@
 //config:	  speed, raw TCP from the peer and the end-to-end figure side by
 //config:	  side, naming the bottleneck. Reads only.
 //kbuild:step-$(CONFIG_STEP_NET_STORAGE) += net_storage.o
-//schema:{
-//schema:  "type": "object",
-//schema:  "properties": {
-//schema:    "peer": {"type": ["object", "null"]},
-//schema:    "export": {"type": ["object", "null"]},
-//schema:    "runs": {"type": "integer"},
-//schema:    "figures": {"type": "array", "items": {"type": "object",
-//schema:      "properties": {
-//schema:        "what": {"type": "string"},
-//schema:        "median_mbytes_s": {"type": ["number", "null"]},
-//schema:        "min_mbytes_s": {"type": ["number", "null"]},
-//schema:        "max_mbytes_s": {"type": ["number", "null"]},
-//schema:        "cv_pct": {"type": ["number", "null"]},
-//schema:        "runs_mbytes_s": {"type": "array", "items": {"type": "number"}},
-//schema:        "how": {"type": "string"}
-//schema:      },
-//schema:      "required": ["what", "median_mbytes_s", "how"]}},
-//schema:    "bottleneck": {"type": ["string", "null"]},
-//schema:    "e2e_cost": {"type": ["object", "null"]},
-//schema:    "tried": {"type": "array", "items": {"type": "object"}},
-//schema:    "restored": {"type": "array", "items": {"type": "object"}}
-//schema:  },
-//schema:  "required": ["peer", "figures", "bottleneck", "restored"]
-//schema:}
 /* clang-format on */
 
 #include "core/config.h"
@@ -53,84 +29,198 @@
 #include "engines/net/iperf_pair.h"
 #include "engines/net/nbd.h"
 #include "engines/net/peer.h"
-#include "lib/json.h"
+#include "engines/measure.h"
+#include "engines/net/session.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #define DATA_VERSION 1
-#define MAX_RUNS     8
+#define CV_LIMIT_PCT 10.0
+
+/* ---- the result: data{} as a struct, described once ---- */
+
+enum { FIG_LOCAL, FIG_TCP, FIG_E2E, FIGS };
+
+struct figure_row {
+	int what;		   /* FIG_* */
+	struct ps_figure mbytes_s; /* its runs, under the noise rule */
+	const char *how;
+};
+
+struct export_info {
+	char name[64], kind[32];
+	int64_t bytes; /* -1 unknown */
+};
+
+struct storage_result {
+	json_object *peer; /* ps_peer_link_json, NULL: none */
+	struct export_info *export;
+	struct ps_noise_rule rule;
+	struct figure_row figures[FIGS];
+	size_t n_figures;
+	const char *bottleneck;
+	struct ps_cost_result *e2e_cost; /* NULL unknown */
+	json_object *tried;
+	struct ps_put_back restored[PS_PUT_BACK_MAX];
+	size_t n_restored;
+};
+
+static const char *const what_names[] = {"local disk", "raw TCP", "end to end", NULL};
+static const char *const how_of[FIGS] = {
+    "read on the serving stick itself, 1M at QD8",
+    "libiperf, 1 stream, from the peer (as reads flow)",
+    "the kernel's NBD client, 1M O_DIRECT reads at QD8",
+};
+static const char *const bottleneck_names[] = {"the disk", "the network", "the CPU",
+					       "the storage protocol", NULL};
+
+static const struct ps_field figure_f[] = {
+    PS_FIELD_ENUM(struct figure_row, what, "what", what_names),
+    PS_FIELD(struct figure_row, mbytes_s, "mbytes_s", .unit = "MB/s", .decimals = 1),
+    PS_FIELD(struct figure_row, how, "how"),
+};
+static const struct ps_fields figure_fields = PS_FIELDS(struct figure_row, figure_f);
+
+static const struct ps_field export_f[] = {
+    PS_FIELD(struct export_info, name, "name"),
+    PS_FIELD(struct export_info, kind, "kind", .flags = PS_FLD_NULL),
+    PS_FIELD(struct export_info, bytes, "bytes", .unit = "bytes", .flags = PS_FLD_NULL),
+};
+static const struct ps_fields export_fields = PS_FIELDS(struct export_info, export_f);
+
+static const struct ps_field storage_f[] = {
+    PS_FIELD(struct storage_result, peer, "peer", .schema = "{\"type\": \"object\"}",
+	     .flags = PS_FLD_NULL),
+    PS_FIELD_OBJP(struct storage_result, export, "export", &export_fields, .flags = PS_FLD_NULL),
+    PS_FIELD(struct storage_result, rule.runs, "runs", .help = "the plan's runs per figure"),
+    PS_FIELD(struct storage_result, rule.max_runs, "max_runs", .flags = PS_FLD_NEWER),
+    PS_FIELD(struct storage_result, rule.cv_limit_pct, "noise_cv_pct", .unit = "%", .decimals = 1,
+	     .flags = PS_FLD_NEWER),
+    PS_FIELD_ARRAY(struct storage_result, figures, n_figures, "figures", &figure_fields),
+    PS_FIELD(struct storage_result, bottleneck, "bottleneck", .names = bottleneck_names,
+	     .flags = PS_FLD_NULL),
+    PS_FIELD_OBJP(struct storage_result, e2e_cost, "e2e_cost", &ps_cost_fields,
+		  .flags = PS_FLD_NULL | PS_FLD_OMIT),
+    PS_FIELD(struct storage_result, tried, "tried",
+	     .schema = "{\"type\": \"array\", \"items\": {\"type\": \"object\"}}",
+	     .flags = PS_FLD_OMIT),
+    PS_FIELD_ARRAY(struct storage_result, restored, n_restored, "restored", &ps_put_back_fields),
+};
+static const struct ps_fields storage_fields = PS_FIELDS(struct storage_result, storage_f);
+
+/* ---- measuring: each figure's runs through the measuring engine ---- */
 
 struct storage {
 	struct ps_ctx *ctx;
+	struct storage_result *r;
+	struct ps_peer_link *pl;
+	struct ps_measure_bar bar;
 	double run_t0;
-	uint64_t base;
-	int runs, seconds;
+	int seconds;
+	/* the NBD reads */
+	int fd;
+	uint64_t size;
+	const char *dev;
+	char why[300];
 };
 
 static bool stop_cb(void *arg)
 {
 	struct storage *s = arg;
 
-	ps_progress_set(s->ctx, s->base + (uint64_t)((ps_mono_now() - s->run_t0) * 1000));
+	ps_measure_bar_within(&s->bar, (uint64_t)((ps_mono_now() - s->run_t0) * 1000));
 	return ps_should_abort(s->ctx);
 }
 
-static json_object *figure(const char *what, const double *v, size_t n, const char *how,
-			   double *median)
+/* The plan's runs, more while they vary by over CV_LIMIT_PCT, up to twice as many. */
+static struct ps_noise_rule noise_rule(const struct ps_ctx *ctx)
 {
-	json_object *o = json_object_new_object(), *runs = json_object_new_array();
-	struct ps_run_summary sum;
-	bool have = n > 0 && ps_run_summary(v, n, &sum) == 0;
+	bool full = ctx->plan && ctx->plan->level == PS_PLAN_FULL;
 
-	for (size_t i = 0; i < n; i++)
-		json_object_array_add(runs, ps_json_new_num(v[i], 1));
-	ps_json_set_str(o, "what", what);
-	ps_json_set(o, "median_mbytes_s", have ? ps_json_new_num(sum.median, 1) : NULL);
-	ps_json_set(o, "min_mbytes_s", have ? ps_json_new_num(sum.min, 1) : NULL);
-	ps_json_set(o, "max_mbytes_s", have ? ps_json_new_num(sum.max, 1) : NULL);
-	ps_json_set(o, "cv_pct", have && n > 1 ? ps_json_new_num(sum.cv_pct, 1) : NULL);
-	ps_json_set(o, "runs_mbytes_s", runs);
-	ps_json_set_str(o, "how", how);
-	*median = have ? sum.median : -1;
-	return o;
+	return (struct ps_noise_rule){
+	    .runs = full ? 3 : 2, .max_runs = full ? 6 : 4, .cv_limit_pct = CV_LIMIT_PCT};
 }
 
-/* Raw TCP from the peer (the direction reads take), MB/s per run. */
-static size_t tcp_runs(struct storage *s, struct ps_peer_link *pl, double *v)
+/* One figure's runs of run(), on the step's bar as phase; its summary into row what. */
+static int measure(struct storage *s, int what, const char *phase,
+		   int (*run)(void *arg, unsigned int i, double *v))
 {
-	const struct ps_port *p = &pl->ps.p[pl->port];
+	struct ps_measure me = {.rule = s->r->rule,
+				.nfig = 1,
+				.run = run,
+				.arg = s,
+				.should_stop = ps_should_abort_hook,
+				.stop_arg = s->ctx,
+				.progress = ps_measure_bar_hook,
+				.progress_arg = &s->bar};
+	struct figure_row *row = &s->r->figures[what];
+	int err;
+
+	ps_measure_bar_start(&s->bar, s->ctx, phase, ps_measure_planned(&me.rule),
+			     (uint64_t)s->seconds * 1000, "ms");
+	err = ps_measure_run(&me, &row->mbytes_s);
+	return err == -ECANCELED ? 0 : err;
+}
+
+/* One run of raw TCP from the peer (the direction reads take): MB/s. */
+static int tcp_run(void *arg, unsigned int i, double *v)
+{
+	struct storage *s = arg;
+	const struct ps_port *p = &s->pl->ps.p[s->pl->port];
 	char peer[INET_ADDRSTRLEN];
-	size_t n = 0;
+	struct ps_iperf_opts o = {.server_ns_fd = -1,
+				  .client_ns_fd = p->ns,
+				  .server_addr = peer,
+				  .port = s->pl->peer_port,
+				  .streams = 1,
+				  .duration_s = s->seconds,
+				  .reverse = true,
+				  .should_stop = stop_cb,
+				  .stop_arg = s};
+	struct ps_iperf_result res;
 
-	inet_ntop(AF_INET, &pl->peer_addr, peer, sizeof(peer));
-	ps_progress_phase(s->ctx, "raw TCP from the peer", (uint64_t)s->runs * s->seconds * 1000,
-			  "ms");
-	for (int r = 0; r < s->runs && r < MAX_RUNS && !ps_should_abort(s->ctx); r++) {
-		struct ps_iperf_opts o = {.server_ns_fd = -1,
-					  .client_ns_fd = p->ns,
-					  .server_addr = peer,
-					  .port = pl->peer_port,
-					  .streams = 1,
-					  .duration_s = s->seconds,
-					  .reverse = true,
-					  .should_stop = stop_cb,
-					  .stop_arg = s};
-		struct ps_iperf_result res;
-
-		s->run_t0 = ps_mono_now();
-		s->base = (uint64_t)r * s->seconds * 1000;
-		if (ps_iperf_client_run(&o, &res) == 0)
-			v[n++] = res.mbps / 8;
-		else
-			ps_findf(s->ctx, PS_SEV_WARN, ps_port_ref(p), "run_failed",
-				 "raw TCP from %s, run %d: %s", peer, r + 1, res.error);
+	inet_ntop(AF_INET, &s->pl->peer_addr, peer, sizeof(peer));
+	s->run_t0 = ps_mono_now();
+	if (ps_iperf_client_run(&o, &res) == 0) {
+		v[0] = res.mbps / 8;
+		return 0;
 	}
-	return n;
+	if (!ps_should_abort(s->ctx))
+		ps_findf(s->ctx, PS_SEV_WARN, ps_port_ref(p), "run_failed",
+			 "raw TCP from %s, run %u: %s", peer, i + 1, res.error);
+	return PS_MEASURE_NO_FIGURE;
+}
+
+/* One run of sequential O_DIRECT reads of the export, 1M at QD8: MB/s. */
+static int nbd_run(void *arg, unsigned int i, double *v)
+{
+	struct storage *s = arg;
+	struct ps_uio_job j = {.fd = s->fd,
+			       .size = s->size,
+			       .length = s->size,
+			       .bs = 1 << 20,
+			       .qd = 8,
+			       .time_budget_s = s->seconds,
+			       .should_stop = stop_cb,
+			       .stop_arg = s};
+	struct ps_uio_result res;
+
+	s->run_t0 = ps_mono_now();
+	if (ps_uio_read(&j, &res) == 0 && res.seconds > 0 && !res.stopped) {
+		v[0] = ps_mbps(res.bytes, res.seconds);
+		return 0;
+	}
+	if (!res.stopped)
+		snprintf(s->why, sizeof(s->why), "reading %s failed (%llu errors)", s->dev,
+			 (unsigned long long)res.errors);
+	return PS_MEASURE_NO_FIGURE;
 }
 
 struct nbd_dev {
@@ -175,61 +265,51 @@ static int nbd_up(struct ps_ctx *ctx, struct ps_peer_link *pl, struct ps_nbd_exp
 	return ret;
 }
 
-/* Sequential O_DIRECT reads of the whole export, 1M at QD8, per run. */
-static size_t nbd_runs(struct storage *s, const struct nbd_dev *d, double *v, char *why,
-		       size_t whylen, struct ps_cost_result *cr, const struct ps_port *p)
+/* The end-to-end figure: the export read through the kernel's NBD client, with its CPU cost. */
+static int nbd_reads(struct storage *s, const struct nbd_dev *d, const struct ps_port *p)
 {
 	struct ps_cost cost = {.root = s->ctx->root};
-	uint64_t size = 0;
+	struct ps_cost_result cr = {0};
 	bool direct;
-	size_t n = 0;
-	int fd = -1;
+	int err;
 
 	/* the device gets its size a moment after the connect */
+	s->fd = -1;
 	for (int i = 0; i < 50; i++) {
-		fd = ps_uio_open(d->path, true, &direct, NULL);
-		if (fd >= 0 && ps_uio_size(fd, &size) == 0 && size > 0)
+		s->fd = ps_uio_open(d->path, true, &direct, NULL);
+		if (s->fd >= 0 && ps_uio_size(s->fd, &s->size) == 0 && s->size > 0)
 			break;
-		if (fd >= 0)
-			close(fd);
-		fd = -1;
+		if (s->fd >= 0)
+			close(s->fd);
+		s->fd = -1;
 		usleep(100000);
 	}
-	if (fd < 0) {
-		snprintf(why, whylen, "%s did not open with a size", d->path);
+	if (s->fd < 0) {
+		snprintf(s->why, sizeof(s->why), "%s did not open with a size", d->path);
 		return 0;
 	}
+	s->dev = d->path;
 	if (p->nic)
 		ps_cost_watch_pci(&cost, p->nic->pci_address);
-	ps_progress_phase(s->ctx, d->path, (uint64_t)s->runs * s->seconds * 1000, "ms");
 	ps_cost_begin(&cost);
-	for (int r = 0; r < s->runs && r < MAX_RUNS && !ps_should_abort(s->ctx); r++) {
-		struct ps_uio_job j = {.fd = fd,
-				       .size = size,
-				       .length = size,
-				       .bs = 1 << 20,
-				       .qd = 8,
-				       .time_budget_s = s->seconds,
-				       .should_stop = stop_cb,
-				       .stop_arg = s};
-		struct ps_uio_result res;
-
-		s->run_t0 = ps_mono_now();
-		s->base = (uint64_t)r * s->seconds * 1000;
-		if (ps_uio_read(&j, &res) == 0 && res.seconds > 0 && !res.stopped)
-			v[n++] = ps_mbps(res.bytes, res.seconds);
-		else if (!res.stopped)
-			snprintf(why, whylen, "reading %s failed (%llu errors)", d->path,
-				 (unsigned long long)res.errors);
+	err = measure(s, FIG_E2E, d->path, nbd_run);
+	ps_cost_end(&cost, &cr);
+	close(s->fd);
+	if (cr.known) {
+		s->r->e2e_cost = malloc(sizeof(cr));
+		if (s->r->e2e_cost)
+			*s->r->e2e_cost = cr;
 	}
-	ps_cost_end(&cost, cr);
-	close(fd);
-	return n;
+	return err;
 }
 
 static const char *bottleneck(double local, double tcp, double e2e, const struct ps_cost_result *cr,
 			      char *text, size_t len)
 {
+	static const struct ps_cost_result unknown = {0};
+
+	if (!cr)
+		cr = &unknown;
 	double ceiling = local > 0 && tcp > 0 ? (local < tcp ? local : tcp)
 			 : local > 0	      ? local
 					      : tcp;
@@ -262,121 +342,150 @@ static const char *bottleneck(double local, double tcp, double e2e, const struct
 	return "the storage protocol";
 }
 
-static int run(struct ps_ctx *ctx)
+/* The peer, when it is a stick in server mode exporting a disk; else why not (PS_SKIPPED). */
+static int find_peer(struct ps_ctx *ctx, struct storage_result *r, struct ps_peer_link *pl)
 {
-	struct storage s = {.ctx = ctx};
-	json_object *data = ctx->data, *figures = json_object_new_array(),
-		    *restored = json_object_new_array();
-	struct ps_peer_link pl;
-	struct ps_nbd_export ex;
-	struct nbd_dev dev = {.index = -1};
-	struct ps_cost_result cr = {0};
-	double tcp[MAX_RUNS], e2e[MAX_RUNS], local = -1, tcp_m = -1, e2e_m = -1, dummy;
-	size_t ntcp = 0, ne2e = 0;
-	char why[300] = "", text[400];
-	const char *bn = NULL;
 	int ret;
 
-	s.runs = ctx->plan && ctx->plan->level == PS_PLAN_FULL ? 3 : 2;
-	s.seconds = ctx->plan && ctx->plan->level == PS_PLAN_FULL ? 10 : 3;
-	ps_json_set(data, "peer", NULL);
-	ps_json_set(data, "export", NULL);
-	ps_json_set(data, "runs", json_object_new_int(s.runs));
-	ps_json_set(data, "figures", figures);
-	ps_json_set(data, "bottleneck", NULL);
-	ps_json_set(data, "restored", restored);
+	ps_progress_phase(ctx, "finding the peer", 1, "peer");
+	ret = ps_peer_link_open(pl, ctx->inv, ctx->cfg ? &ctx->cfg->net_want : NULL, NULL, NULL,
+				ps_should_abort_hook, ctx);
+	r->tried = pl->tried;
+	pl->tried = NULL;
+	if (ret < 0)
+		return ret;
+	if (pl->port >= 0 && pl->peer.probestick && pl->peer.nbd_port > 0 &&
+	    pl->peer.export_name[0])
+		return 0;
+	if (ps_should_abort(ctx))
+		return PS_ABORTED;
+	ps_step_reason(ctx, "%s",
+		       pl->port < 0 ? pl->why
+		       : !pl->peer.probestick
+			   ? "the peer is not a stick in server mode: it exports no disk"
+			   : "the peer stick exports no disk (no RAM disk or no nbd-server there: "
+			     "see its console)");
+	return PS_SKIPPED;
+}
+
+/* The NBD device goes back: disconnected, always; a row of what was put back. */
+static void nbd_down(struct ps_ctx *ctx, struct storage_result *r, const struct nbd_dev *dev)
+{
+	char sizef[64];
+	uint64_t left = 0;
+	int r2 = ps_nbd_kernel_disconnect(dev->index);
+
+	snprintf(sizef, sizeof(sizef), "/sys/block/nbd%d/size", dev->index);
+	for (int i = 0; i < 30 && ps_read_u64(sizef, &left) == 0 && left; i++)
+		usleep(100000);
+	ps_put_back_add(r->restored, &r->n_restored, PS_PUT_BACK_MAX, dev->path, "nbd client",
+			"disconnected", r2 == 0 && !left ? "disconnected" : "connected");
+	if (r2 < 0 || left)
+		ps_findf(ctx, PS_SEV_FAIL, (struct ps_dev_ref){0}, "not_restored",
+			 "%s is still connected to the peer (%s): reboot before using it",
+			 dev->path, strerror(-r2));
+}
+
+/* The three figures side by side: the peer's local disk, raw TCP, and end to end. */
+static int measure_all(struct storage *s, struct ps_peer_link *pl)
+{
+	struct storage_result *r = s->r;
+	const struct ps_port *p = &pl->ps.p[pl->port];
+	struct ps_nbd_export ex;
+	struct nbd_dev dev = {.index = -1};
+	int ret;
+
+	if (pl->peer.export_local_mbps > 0) {
+		ps_figure_add(&r->figures[FIG_LOCAL].mbytes_s, pl->peer.export_local_mbps);
+		ps_figure_finish(&r->figures[FIG_LOCAL].mbytes_s, NULL);
+	}
+	ret = measure(s, FIG_TCP, "raw TCP from the peer", tcp_run);
+	if (ret < 0 || ps_should_abort(s->ctx))
+		return ret;
+	ret = nbd_up(s->ctx, pl, &ex, &dev, s->why, sizeof(s->why));
+	if (ret < 0) {
+		ps_findf(s->ctx, PS_SEV_WARN, ps_port_ref(p), "nbd_failed", "%s", s->why);
+		return 0;
+	}
+	ret = nbd_reads(s, &dev, p);
+	if (s->why[0])
+		ps_findf(s->ctx, PS_SEV_WARN, ps_port_ref(p), "read_failed", "%s", s->why);
+	nbd_down(s->ctx, r, &dev);
+	return ret;
+}
+
+/* Which part holds the figure back: an info finding, and the port examined. */
+static void judge(struct ps_ctx *ctx, struct storage_result *r, const struct ps_port *p)
+{
+	const struct ps_figure *f = &r->figures[FIG_E2E].mbytes_s;
+	double local = r->figures[FIG_LOCAL].mbytes_s.median,
+	       tcp = r->figures[FIG_TCP].mbytes_s.median;
+	double e2e = f->median;
+	char text[400];
+
+	r->bottleneck = bottleneck(isfinite(local) ? local : -1, isfinite(tcp) ? tcp : -1,
+				   isfinite(e2e) ? e2e : -1, r->e2e_cost, text, sizeof(text));
+	for (int k = FIG_TCP; k < FIGS; k++)
+		ps_find_unstable(ctx, ps_port_ref(p), "unstable", &r->figures[k].mbytes_s, "MB/s",
+				 0, what_names[k], "another load on the network or on the peer");
+	if (r->bottleneck) {
+		struct ps_finding fd = {.severity = PS_SEV_INFO,
+					.dev = ps_port_ref(p),
+					.rule = "bottleneck",
+					.value = e2e,
+					.limit = PS_NO_VALUE,
+					.unit = "MB/s"};
+
+		ps_find(ctx, &fd, "%s", text);
+		ps_examined(ctx, ps_port_ref(p), "measured",
+			    "a disk over the network: %.0f MB/s end to end", e2e);
+	}
+}
+
+static int run(struct ps_ctx *ctx)
+{
+	struct storage_result *r = ctx->result;
+	struct storage s = {.ctx = ctx, .r = r, .seconds = 3};
+	struct ps_peer_link pl;
+	int ret;
+
+	r->rule = noise_rule(ctx);
+	if (ctx->plan && ctx->plan->level == PS_PLAN_FULL)
+		s.seconds = 10;
+	for (int k = 0; k < FIGS; k++) {
+		r->figures[k].what = k;
+		r->figures[k].how = how_of[k];
+	}
+	r->n_figures = 0;
 	if (ctx->root && ctx->root[0]) {
-		ps_json_set(data, "tried", json_object_new_array());
 		ps_step_reason(ctx, "moves real network ports: live system only, not with --root");
 		return PS_SKIPPED;
 	}
-	ps_progress_phase(ctx, "finding the peer", 1, "peer");
-	ret = ps_peer_link_open(&pl, ctx->inv, ctx->cfg ? &ctx->cfg->net_want : NULL, NULL,
-				restored, ps_should_abort_hook, ctx);
-	ps_json_set(data, "tried", pl.tried);
-	if (ret < 0 || pl.port < 0 || !pl.peer.probestick || pl.peer.nbd_port <= 0 ||
-	    !pl.peer.export_name[0]) {
-		ps_peer_link_close(&pl);
-		if (ret < 0)
-			return ret;
-		if (ps_should_abort(ctx))
-			return PS_ABORTED;
-		ps_step_reason(ctx, "%s",
-			       pl.port < 0 ? pl.why
-			       : !pl.peer.probestick
-				   ? "the peer is not a stick in server mode: it exports no disk"
-				   : "the peer stick exports no disk (no RAM disk or no "
-				     "nbd-server there: see its console)");
-		return PS_SKIPPED;
-	}
-	ps_json_set(data, "peer", ps_peer_link_json(&pl));
-	{
-		json_object *e = json_object_new_object();
-
-		ps_json_set_str(e, "name", pl.peer.export_name);
-		ps_json_set_str(e, "kind", pl.peer.export_kind);
-		ps_json_set_count(e, "bytes", pl.peer.export_bytes);
-		ps_json_set(data, "export", e);
-	}
-	local = pl.peer.export_local_mbps;
-	json_object_array_add(figures,
-			      figure("local disk", local > 0 ? &local : NULL, local > 0,
-				     "read on the serving stick itself, 1M at QD8", &dummy));
-	ntcp = tcp_runs(&s, &pl, tcp);
-	json_object_array_add(figures,
-			      figure("raw TCP", tcp, ntcp,
-				     "libiperf, 1 stream, from the peer (as reads flow)", &tcp_m));
-	if (!ps_should_abort(ctx)) {
-		ret = nbd_up(ctx, &pl, &ex, &dev, why, sizeof(why));
-		if (ret < 0) {
-			ps_findf(ctx, PS_SEV_WARN, ps_port_ref(&pl.ps.p[pl.port]), "nbd_failed",
-				 "%s", why);
-		} else {
-			ne2e = nbd_runs(&s, &dev, e2e, why, sizeof(why), &cr, &pl.ps.p[pl.port]);
-			if (why[0])
-				ps_findf(ctx, PS_SEV_WARN, ps_port_ref(&pl.ps.p[pl.port]),
-					 "read_failed", "%s", why);
+	ret = find_peer(ctx, r, &pl);
+	if (ret == 0) {
+		r->peer = ps_peer_link_json(&pl);
+		r->export = ps_fields_new(&export_fields, 1);
+		if (r->export) {
+			snprintf(r->export->name, sizeof(r->export->name), "%s",
+				 pl.peer.export_name);
+			snprintf(r->export->kind, sizeof(r->export->kind), "%s",
+				 pl.peer.export_kind);
+			r->export->bytes = pl.peer.export_bytes > 0 ? pl.peer.export_bytes : -1;
 		}
-	}
-	json_object_array_add(figures,
-			      figure("end to end", e2e, ne2e,
-				     "the kernel's NBD client, 1M O_DIRECT reads at QD8", &e2e_m));
-	ps_json_set(data, "e2e_cost", ps_cost_json(&cr));
-	/* The device goes back: disconnected, always. */
-	if (dev.index >= 0) {
-		char sizef[64], now[24];
-		uint64_t left = 0;
-		int r2 = ps_nbd_kernel_disconnect(dev.index);
-
-		snprintf(sizef, sizeof(sizef), "/sys/block/nbd%d/size", dev.index);
-		for (int i = 0; i < 30 && ps_read_u64(sizef, &left) == 0 && left; i++)
-			usleep(100000);
-		snprintf(now, sizeof(now), "%s", r2 == 0 && !left ? "disconnected" : "connected");
-		ps_restored_row(restored, dev.path, "nbd client", "disconnected", now);
-		if (r2 < 0 || left)
-			ps_findf(ctx, PS_SEV_FAIL, (struct ps_dev_ref){0}, "not_restored",
-				 "%s is still connected to the peer (%s): reboot before using it",
-				 dev.path, strerror(-r2));
-	}
-	bn = bottleneck(local, tcp_m, e2e_m, &cr, text, sizeof(text));
-	ps_json_set_str(data, "bottleneck", bn);
-	if (bn) {
-		struct ps_finding f = {.severity = PS_SEV_INFO,
-				       .dev = ps_port_ref(&pl.ps.p[pl.port]),
-				       .rule = "bottleneck",
-				       .value = e2e_m,
-				       .limit = PS_NO_VALUE,
-				       .unit = "MB/s"};
-
-		ps_find(ctx, &f, "%s", text);
-		ps_examined(ctx, ps_port_ref(&pl.ps.p[pl.port]), "measured",
-			    "a disk over the network: %.0f MB/s end to end", e2e_m);
+		r->n_figures = FIGS;
+		s.pl = &pl;
+		ret = measure_all(&s, &pl);
+		judge(ctx, r, &pl.ps.p[pl.port]);
 	}
 	ps_peer_link_close(&pl);
+	for (size_t i = 0; i < pl.ps.n_put_back && r->n_restored < PS_PUT_BACK_MAX; i++)
+		r->restored[r->n_restored++] = pl.ps.put_back[i];
 	for (size_t i = 0; i < pl.ps.n; i++)
 		if (pl.ps.p[i].restore_error[0])
 			ps_findf(ctx, PS_SEV_FAIL, ps_port_ref(&pl.ps.p[i]), "not_restored", "%s",
 				 pl.ps.p[i].restore_error);
+	if (ret != 0)
+		return ret;
 	return ps_should_abort(ctx) ? PS_ABORTED : PS_PASS;
 }
 
@@ -391,19 +500,8 @@ static double estimate(const struct ps_ctx *ctx)
 
 static const struct ps_col fig_cols[] = {
     {.path = "/what", .title = "figure", .flags = PS_COL_KEY},
-    {.path = "/median_mbytes_s",
-     .title = "MB/s",
-     .unit = "MB/s",
-     .decimals = 0,
-     .better = PS_BETTER_HIGHER,
-     .spread = "/cv_pct",
-     .min = "/min_mbytes_s",
-     .max = "/max_mbytes_s"},
-    {.path = "/median_mbytes_s",
-     .title = "min-max",
-     .fmt = PS_FMT_RANGE,
-     .min = "/min_mbytes_s",
-     .max = "/max_mbytes_s"},
+    PS_COL_FIGURE("mbytes_s", "MB/s", "MB/s", 0, PS_BETTER_HIGHER, 0),
+    PS_COL_FIGURE_RANGE("mbytes_s", 0),
     {.path = "/how", .title = "how", .flags = PS_COL_WIDE},
 };
 
@@ -412,14 +510,6 @@ static const struct ps_col verdict_cols[] = {
     {.path = "/peer/address", .title = "peer"},
     {.path = "/export/name", .title = "export"},
     {.path = "/export/bytes", .title = "size", .fmt = PS_FMT_BYTES},
-};
-
-static const struct ps_col restored_cols[] = {
-    {.path = "/port", .title = "port", .flags = PS_COL_KEY},
-    {.path = "/setting", .title = "setting", .flags = PS_COL_KEY},
-    {.path = "/was", .title = "was"},
-    {.path = "/now", .title = "now"},
-    {.path = "/restored", .title = "restored", .fmt = PS_FMT_BOOL},
 };
 
 static const struct ps_block blocks[] = {
@@ -434,11 +524,7 @@ static const struct ps_block blocks[] = {
      .rows = "",
      .cols = PS_COLS(verdict_cols),
      .when = "/bottleneck"},
-    {.kind = PS_BLOCK_TABLE,
-     .id = "restored",
-     .title = "Put back after the step",
-     .rows = "/restored",
-     .cols = PS_COLS(restored_cols)},
+    PS_NIC_RESTORED_BLOCK,
 };
 
 static const struct ps_view view = {
@@ -457,6 +543,7 @@ static const struct ps_step_ops net_storage_ops = {
     .after = "inventory",
     .data_version = DATA_VERSION,
     .view = &view,
+    .result = &storage_fields,
     .run = run,
     .estimate_s = estimate,
 };
