@@ -53,7 +53,7 @@ struct display_row {
 	char address[32];
 	const char *device; /* the inventory's id, NULL */
 	char vendor_id[8], device_id[8];
-	char vendor[96], name[128], driver[32];
+	char vendor[96], name[128], driver[64];
 };
 
 struct drivers_result {
