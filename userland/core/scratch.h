@@ -52,4 +52,18 @@ enum ps_scratch_verdict ps_scratch_decide(const struct ps_drive *d, const struct
 					  const struct ps_scratch_list *named, char *why,
 					  size_t whylen);
 
+struct ps_ctx;
+
+/*
+ * The decision a writing step records for one of its drives: what drive d
+ * holds, read into *use (path: its device node under ctx's root), the
+ * verdict with its reason in why; held_by (NULL: none) names an array that
+ * was there before the step and holds d, which refuses a drive the rest let
+ * be written. A drive named as scratch and refused anyway is a warn
+ * finding "refused", so the person who named it learns why.
+ */
+enum ps_scratch_verdict ps_scratch_decide_for(struct ps_ctx *ctx, const struct ps_drive *d,
+					      const char *path, const char *held_by,
+					      struct ps_drive_use *use, char *why, size_t whylen);
+
 #endif
