@@ -83,11 +83,6 @@ struct read_row {
 	struct ps_io_lat_us lat;
 };
 
-struct bad_range {
-	uint64_t first, last, sectors;
-	unsigned int hits;
-};
-
 struct read_error {
 	uint64_t lba, lba_count, offset;
 	unsigned int bytes;
@@ -111,7 +106,7 @@ struct drive_result {
 	double buffered_mbps, cached_mbps;
 	struct user_lat *user_latency;
 	int64_t bad_sectors;
-	struct bad_range *bad_ranges;
+	struct ps_lba_range_row *bad_ranges;
 	size_t n_bad_ranges;
 	struct read_error errors[MAX_ERROR_ENTRIES];
 	size_t n_errors;
@@ -146,14 +141,6 @@ static const struct ps_field row_f[] = {
     PS_FIELD(struct read_row, aborted, "aborted", .flags = PS_FLD_OMIT),
 };
 static const struct ps_fields row_fields = PS_FIELDS(struct read_row, row_f);
-
-static const struct ps_field bad_f[] = {
-    PS_FIELD(struct bad_range, first, "lba_first"),
-    PS_FIELD(struct bad_range, last, "lba_last"),
-    PS_FIELD(struct bad_range, sectors, "sectors"),
-    PS_FIELD(struct bad_range, hits, "hits"),
-};
-static const struct ps_fields bad_fields = PS_FIELDS(struct bad_range, bad_f);
 
 static const struct ps_field error_f[] = {
     PS_FIELD(struct read_error, lba, "lba"),
@@ -191,8 +178,8 @@ static const struct ps_field drive_f[] = {
     PS_FIELD_OBJP(struct drive_result, user_latency, "user_latency", &user_lat_fields,
 		  .flags = PS_FLD_NEWER),
     PS_FIELD(struct drive_result, bad_sectors, "bad_sectors", .flags = PS_FLD_NEWER),
-    PS_FIELD_ARRAY(struct drive_result, bad_ranges, n_bad_ranges, "bad_ranges", &bad_fields,
-		   .flags = PS_FLD_NEWER),
+    PS_FIELD_ARRAY(struct drive_result, bad_ranges, n_bad_ranges, "bad_ranges",
+		   &ps_lba_range_row_fields, .flags = PS_FLD_NEWER),
     PS_FIELD_ARRAY(struct drive_result, errors, n_errors, "errors", &error_fields),
     PS_FIELD_ARRAY(struct drive_result, results, n_results, "results", &row_fields),
 };
@@ -637,18 +624,7 @@ static enum drive_outcome run_drive(struct drive *d, const struct read_plan *p)
 
 static void bad_ranges(struct drive *d)
 {
-	d->out->bad_ranges = ps_fields_new(&bad_fields, d->bad.n);
-	if (!d->out->bad_ranges)
-		return;
-	for (size_t i = 0; i < d->bad.n; i++) {
-		struct bad_range *r = &d->out->bad_ranges[i];
-
-		r->first = d->bad.r[i].first;
-		r->last = d->bad.r[i].last;
-		r->sectors = d->bad.r[i].last - d->bad.r[i].first + 1;
-		r->hits = d->bad.r[i].hits;
-	}
-	d->out->n_bad_ranges = d->bad.n;
+	d->out->bad_ranges = ps_lba_range_rows(&d->bad, &d->out->n_bad_ranges);
 	d->out->bad_sectors = (int64_t)ps_lba_ranges_sectors(&d->bad);
 }
 
