@@ -66,4 +66,17 @@ enum ps_scratch_verdict ps_scratch_decide_for(struct ps_ctx *ctx, const struct p
 					      const char *path, const char *held_by,
 					      struct ps_drive_use *use, char *why, size_t whylen);
 
+/* The view's table of every drive's decision (data.drives[]: name, decision, reason). */
+#define PS_SCRATCH_DECISIONS_BLOCK(table)                                                          \
+	{                                                                                          \
+		.kind = PS_BLOCK_TABLE, .id = "decisions", .title = "Which drives may be written", \
+		.rows = "/drives", .cols = (table), .ncols = 3                                     \
+	}
+#define PS_SCRATCH_DECISION_COLS                                                                   \
+	{.path = "/name", .title = "drive", .flags = PS_COL_KEY},                                  \
+	    {.path = "/decision", .title = "decision"},                                            \
+	{                                                                                          \
+		.path = "/reason", .title = "why", .flags = PS_COL_WIDE                            \
+	}
+
 #endif

@@ -1349,11 +1349,7 @@ static const struct ps_col set_cols[] = {
     {.path = "/cleanup/md_left", .title = "md devices left"},
 };
 
-static const struct ps_col dec_cols[] = {
-    {.path = "/name", .title = "drive", .flags = PS_COL_KEY},
-    {.path = "/decision", .title = "decision"},
-    {.path = "/reason", .title = "why", .flags = PS_COL_WIDE},
-};
+static const struct ps_col dec_cols[] = {PS_SCRATCH_DECISION_COLS};
 
 static const struct ps_col why_cols[] = {
     {.path = "/level", .title = "RAID", .flags = PS_COL_KEY},
@@ -1399,11 +1395,7 @@ static const struct ps_block blocks[] = {
      .rows = "/levels",
      .when = "/reason",
      .cols = PS_COLS(why_cols)},
-    {.kind = PS_BLOCK_TABLE,
-     .id = "decisions",
-     .title = "Which drives may be written",
-     .rows = "/drives",
-     .cols = PS_COLS(dec_cols)},
+    PS_SCRATCH_DECISIONS_BLOCK(dec_cols),
 };
 
 static const struct ps_view view = {

@@ -756,36 +756,9 @@ static double estimate(const struct ps_ctx *ctx)
 
 /* ---- view ---- */
 
-static const struct ps_col sum_cols[] = {
-    {.path = "/name", .title = "drive", .flags = PS_COL_KEY},
-    {.path = "/device", .title = "device", .flags = PS_COL_DEVICE | PS_COL_KEY},
-    {.path = "/seq_mbps",
-     .title = "seq 1M QD8",
-     .unit = "MB/s",
-     .decimals = 0,
-     .better = PS_BETTER_HIGHER,
-     .flags = PS_COL_HEADLINE},
-    {.path = "/rand_iops",
-     .title = "rand 4K QD32",
-     .unit = "IOPS",
-     .decimals = 0,
-     .better = PS_BETTER_HIGHER,
-     .flags = PS_COL_HEADLINE},
-};
+static const struct ps_col sum_cols[] = {PS_IO_HEADLINE_COLS};
 
-static const struct ps_col read_cols[] = {
-    {.path = "^/name", .title = "drive", .flags = PS_COL_KEY},
-    {.path = "^/device", .title = "device", .flags = PS_COL_DEVICE | PS_COL_KEY},
-    {.path = "/pattern", .title = "io", .flags = PS_COL_KEY},
-    {.path = "/bs", .title = "bs", .fmt = PS_FMT_BLOCK, .flags = PS_COL_KEY},
-    {.path = "/qd", .title = "qd", .flags = PS_COL_KEY},
-    PS_COL_FIGURE("mbps", "MB/s", "MB/s", 0, PS_BETTER_HIGHER, 0),
-    PS_COL_FIGURE_RANGE("mbps", 0),
-    PS_COL_FIGURE_CV,
-    {.path = "/median_iops", .title = "IOPS", .better = PS_BETTER_HIGHER},
-    {.path = "/lat_us/p50", .title = "p50", .fmt = PS_FMT_US, .better = PS_BETTER_LOWER},
-    {.path = "/lat_us/p99", .title = "p99", .fmt = PS_FMT_US, .better = PS_BETTER_LOWER},
-};
+static const struct ps_col read_cols[] = {PS_IO_MATRIX_COLS};
 
 static const struct ps_col lat_cols[] = {
     {.path = "/name", .title = "drive", .flags = PS_COL_KEY},
@@ -816,29 +789,12 @@ static const struct ps_col cache_cols[] = {
      .better = PS_BETTER_HIGHER},
 };
 
-static const struct ps_col bad_cols[] = {
-    {.path = "^/name", .title = "drive", .flags = PS_COL_KEY},
-    {.path = "/lba_first", .title = "first LBA", .flags = PS_COL_KEY},
-    {.path = "/lba_last", .title = "last LBA"},
-    {.path = "/sectors", .title = "sectors", .better = PS_BETTER_LOWER},
-    {.path = "/hits", .title = "failed reads"},
-};
+static const struct ps_col bad_cols[] = {PS_LBA_RANGE_COLS};
 
 static const struct ps_block blocks[] = {
-    {.kind = PS_BLOCK_TABLE,
-     .id = "summary",
-     .title = "Read speed (O_DIRECT, medians after a warm-up run)",
-     .rows = "/drives",
-     .when = "/results",
-     .cols = PS_COLS(sum_cols),
-     .empty = "no drive was measured"},
-    {.kind = PS_BLOCK_TABLE,
-     .id = "matrix",
-     .title = "Read matrix (median of the runs; p50/p99 per request)",
-     .rows = "/drives",
-     .nested = "/results",
-     .cols = PS_COLS(read_cols),
-     .note = PS_FIGURE_NOTE},
+    PS_IO_SUMMARY_BLOCK("Read speed (O_DIRECT, medians after a warm-up run)", sum_cols,
+			"no drive was measured"),
+    PS_IO_MATRIX_BLOCK("Read matrix (median of the runs; p50/p99 per request)", read_cols),
     {.kind = PS_BLOCK_TABLE,
      .id = "latency",
      .title = "Latency of every read, user side",

@@ -680,35 +680,12 @@ static double estimate(const struct ps_ctx *ctx)
 /* ---- view ---- */
 
 static const struct ps_col sum_cols[] = {
-    {.path = "/name", .title = "drive", .flags = PS_COL_KEY},
-    {.path = "/device", .title = "device", .flags = PS_COL_DEVICE | PS_COL_KEY},
-    {.path = "/seq_mbps",
-     .title = "seq 1M QD8",
-     .unit = "MB/s",
-     .better = PS_BETTER_HIGHER,
-     .flags = PS_COL_HEADLINE},
-    {.path = "/rand_iops",
-     .title = "rand 4K QD32",
-     .unit = "IOPS",
-     .better = PS_BETTER_HIGHER,
-     .flags = PS_COL_HEADLINE},
+    PS_IO_HEADLINE_COLS,
     {.path = "/verify/clean", .title = "verify clean", .fmt = PS_FMT_BOOL},
     {.path = "/verify/checked_bytes", .title = "verified", .fmt = PS_FMT_BYTES},
 };
 
-static const struct ps_col mat_cols[] = {
-    {.path = "^/name", .title = "drive", .flags = PS_COL_KEY},
-    {.path = "^/device", .title = "device", .flags = PS_COL_DEVICE | PS_COL_KEY},
-    {.path = "/pattern", .title = "io", .flags = PS_COL_KEY},
-    {.path = "/bs", .title = "bs", .fmt = PS_FMT_BLOCK, .flags = PS_COL_KEY},
-    {.path = "/qd", .title = "qd", .flags = PS_COL_KEY},
-    PS_COL_FIGURE("mbps", "MB/s", "MB/s", 0, PS_BETTER_HIGHER, 0),
-    PS_COL_FIGURE_RANGE("mbps", 0),
-    PS_COL_FIGURE_CV,
-    {.path = "/median_iops", .title = "IOPS", .better = PS_BETTER_HIGHER},
-    {.path = "/lat_us/p50", .title = "p50", .fmt = PS_FMT_US, .better = PS_BETTER_LOWER},
-    {.path = "/lat_us/p99", .title = "p99", .fmt = PS_FMT_US, .better = PS_BETTER_LOWER},
-};
+static const struct ps_col mat_cols[] = {PS_IO_MATRIX_COLS};
 
 static const struct ps_col ver_cols[] = {
     {.path = "/name", .title = "drive", .flags = PS_COL_KEY},
@@ -720,38 +697,19 @@ static const struct ps_col ver_cols[] = {
     {.path = "/verify/first_bad_lba", .title = "first bad LBA"},
 };
 
-static const struct ps_col dec_cols[] = {
-    {.path = "/name", .title = "drive", .flags = PS_COL_KEY},
-    {.path = "/decision", .title = "decision"},
-    {.path = "/reason", .title = "why", .flags = PS_COL_WIDE},
-};
+static const struct ps_col dec_cols[] = {PS_SCRATCH_DECISION_COLS};
 
 static const struct ps_block blocks[] = {
-    {.kind = PS_BLOCK_TABLE,
-     .id = "summary",
-     .title = "Writes on confirmed scratch drives (O_DIRECT, each run flushed)",
-     .rows = "/drives",
-     .when = "/results",
-     .cols = PS_COLS(sum_cols),
-     .empty = "no drive was written"},
-    {.kind = PS_BLOCK_TABLE,
-     .id = "matrix",
-     .title = "Write matrix (median of the runs after a warm-up run)",
-     .rows = "/drives",
-     .nested = "/results",
-     .cols = PS_COLS(mat_cols),
-     .note = PS_FIGURE_NOTE},
+    PS_IO_SUMMARY_BLOCK("Writes on confirmed scratch drives (O_DIRECT, each run flushed)", sum_cols,
+			"no drive was written"),
+    PS_IO_MATRIX_BLOCK("Write matrix (median of the runs after a warm-up run)", mat_cols),
     {.kind = PS_BLOCK_TABLE,
      .id = "verify",
      .title = "Write then verify (each sector holds its own LBA)",
      .rows = "/drives",
      .when = "/verify",
      .cols = PS_COLS(ver_cols)},
-    {.kind = PS_BLOCK_TABLE,
-     .id = "decisions",
-     .title = "Which drives may be written",
-     .rows = "/drives",
-     .cols = PS_COLS(dec_cols)},
+    PS_SCRATCH_DECISIONS_BLOCK(dec_cols),
 };
 
 static const struct ps_view view = {

@@ -625,12 +625,7 @@ static const struct ps_col bucket_cols[] = {
     {.path = "/recovered", .title = "recovered", .better = PS_BETTER_LOWER},
 };
 
-static const struct ps_col bad_cols[] = {
-    {.path = "^/name", .title = "drive", .flags = PS_COL_KEY},
-    {.path = "/lba_first", .title = "first LBA", .flags = PS_COL_KEY},
-    {.path = "/lba_last", .title = "last LBA"},
-    {.path = "/sectors", .title = "sectors", .better = PS_BETTER_LOWER},
-};
+static const struct ps_col bad_cols[] = {PS_LBA_RANGE_COLS};
 
 static const struct ps_col slow_cols[] = {
     {.path = "^/name", .title = "drive", .flags = PS_COL_KEY},

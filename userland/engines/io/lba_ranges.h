@@ -4,6 +4,7 @@
 #define PS_IO_LBA_RANGES_H
 
 #include "lib/fields.h"
+#include "report/view.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -36,5 +37,15 @@ struct ps_lba_range_row {
 };
 extern const struct ps_fields ps_lba_range_row_fields;
 struct ps_lba_range_row *ps_lba_range_rows(const struct ps_lba_ranges *s, size_t *n);
+
+/* Their view columns, nested in a drive's row (its name the key). */
+#define PS_LBA_RANGE_COLS                                                                          \
+	{.path = "^/name", .title = "drive", .flags = PS_COL_KEY},                                 \
+	    {.path = "/lba_first", .title = "first LBA", .flags = PS_COL_KEY},                     \
+	    {.path = "/lba_last", .title = "last LBA"},                                            \
+	    {.path = "/sectors", .title = "sectors", .better = PS_BETTER_LOWER},                   \
+	{                                                                                          \
+		.path = "/hits", .title = "failed reads", .flags = PS_COL_OPTIONAL                 \
+	}
 
 #endif

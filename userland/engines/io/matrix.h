@@ -10,6 +10,7 @@
 
 #include "lib/fields.h"
 #include "lib/stats.h"
+#include "report/view.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -54,5 +55,48 @@ struct ps_io_lat_us {
 };
 extern const struct ps_fields ps_io_lat_us_fields;
 void ps_io_lat_us_of(const struct ps_lat_hist *lat, struct ps_io_lat_us *out);
+
+/*
+ * The view columns of a drive's headline (its rows: data.drives[]) and of
+ * a matrix row (nested in a drive: results[]), one set for disk_read and
+ * disk_write, so that text, HTML and compare show both alike.
+ */
+#define PS_IO_HEADLINE_COLS                                                                        \
+	{.path = "/name", .title = "drive", .flags = PS_COL_KEY},                                  \
+	    {.path = "/device", .title = "device", .flags = PS_COL_DEVICE | PS_COL_KEY},           \
+	    {.path = "/seq_mbps",                                                                  \
+	     .title = "seq 1M QD8",                                                                \
+	     .unit = "MB/s",                                                                       \
+	     .better = PS_BETTER_HIGHER,                                                           \
+	     .flags = PS_COL_HEADLINE},                                                            \
+	{                                                                                          \
+		.path = "/rand_iops", .title = "rand 4K QD32", .unit = "IOPS",                     \
+		.better = PS_BETTER_HIGHER, .flags = PS_COL_HEADLINE                               \
+	}
+#define PS_IO_MATRIX_COLS                                                                          \
+	{.path = "^/name", .title = "drive", .flags = PS_COL_KEY},                                 \
+	    {.path = "^/device", .title = "device", .flags = PS_COL_DEVICE | PS_COL_KEY},          \
+	    {.path = "/pattern", .title = "io", .flags = PS_COL_KEY},                              \
+	    {.path = "/bs", .title = "bs", .fmt = PS_FMT_BLOCK, .flags = PS_COL_KEY},              \
+	    {.path = "/qd", .title = "qd", .flags = PS_COL_KEY},                                   \
+	    PS_COL_FIGURE("mbps", "MB/s", "MB/s", 0, PS_BETTER_HIGHER, 0),                         \
+	    PS_COL_FIGURE_RANGE("mbps", 0), PS_COL_FIGURE_CV,                                      \
+	    {.path = "/median_iops", .title = "IOPS", .better = PS_BETTER_HIGHER},                 \
+	    {.path = "/lat_us/p50", .title = "p50", .fmt = PS_FMT_US, .better = PS_BETTER_LOWER},  \
+	{                                                                                          \
+		.path = "/lat_us/p99", .title = "p99", .fmt = PS_FMT_US, .better = PS_BETTER_LOWER \
+	}
+
+/* The two tables over those columns: a drive's headline, and its matrix. */
+#define PS_IO_SUMMARY_BLOCK(ttl, table, none)                                                      \
+	{                                                                                          \
+		.kind = PS_BLOCK_TABLE, .id = "summary", .title = (ttl), .rows = "/drives",        \
+		.when = "/results", .cols = PS_COLS(table), .empty = (none)                        \
+	}
+#define PS_IO_MATRIX_BLOCK(ttl, table)                                                             \
+	{                                                                                          \
+		.kind = PS_BLOCK_TABLE, .id = "matrix", .title = (ttl), .rows = "/drives",         \
+		.nested = "/results", .cols = PS_COLS(table), .note = PS_FIGURE_NOTE               \
+	}
 
 #endif
