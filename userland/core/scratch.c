@@ -1,8 +1,6 @@
 /* scratch.c - the scratch-drive confirmation and refusals (scratch.h). Pure. */
 #include "core/scratch.h"
 
-#include "core/step.h"
-
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -138,28 +136,4 @@ enum ps_scratch_verdict ps_scratch_decide(const struct ps_drive *d, const struct
 	}
 	snprintf(why, whylen, "confirmed by serial %s", d->serial);
 	return PS_SCRATCH_OK;
-}
-
-enum ps_scratch_verdict ps_scratch_decide_for(struct ps_ctx *ctx, const struct ps_drive *d,
-					      const char *path, const char *held_by,
-					      struct ps_drive_use *use, char *why, size_t whylen)
-{
-	/* scratch= was parsed once, by the core (a list it refused names no drive) */
-	const struct ps_scratch_list none = {0};
-	const struct ps_scratch_list *named = ctx->cfg ? &ctx->cfg->scratch_list : &none;
-	enum ps_scratch_verdict v;
-
-	ps_drive_use_read(ctx->root, d->name, path, use);
-	v = ps_scratch_decide(d, use, named, why, whylen);
-	if (v == PS_SCRATCH_OK && held_by) {
-		v = PS_SCRATCH_HELD;
-		snprintf(why, whylen,
-			 "a member of %s, an array that was there before this step: left alone",
-			 held_by);
-	}
-	if (v != PS_SCRATCH_OK && v != PS_SCRATCH_NOT_NAMED && ps_scratch_listed(named, d->serial))
-		ps_findf(ctx, PS_SEV_WARN, (struct ps_dev_ref){0}, "refused",
-			 "%s (serial %s) was named as scratch but is refused: %s", d->name,
-			 d->serial, why);
-	return v;
 }
