@@ -427,17 +427,18 @@ static void test_regions(void)
 	const uint64_t size = 1000ULL << 30; /* 1000 GiB */
 	const struct read_plan *p = &plans[1];
 
-	CHECK_INT(run_offset(size, 0, 5, MIB), (size / 10) / MIB * MIB);
-	CHECK_INT(run_offset(size, 1, 5, MIB), (size * 3 / 10) / MIB * MIB);
-	CHECK_INT(run_offset(size, 4, 5, MIB), (size * 9 / 10) / MIB * MIB);
-	CHECK_INT(run_offset(size, WARMUP_RUN, 5, MIB), 0);
+	CHECK_INT(ps_io_run_offset(size, 0, 5, PS_MIB), (size / 10) / PS_MIB * PS_MIB);
+	CHECK_INT(ps_io_run_offset(size, 1, 5, PS_MIB), (size * 3 / 10) / PS_MIB * PS_MIB);
+	CHECK_INT(ps_io_run_offset(size, 4, 5, PS_MIB), (size * 9 / 10) / PS_MIB * PS_MIB);
+	CHECK_INT(ps_io_run_offset(size, PS_MEASURE_WARMUP, 5, PS_MIB), 0);
 	/* extra runs of the noise rule: a quarter into a slice, apart from the others and 0 */
-	CHECK_INT(run_offset(size, 5, 5, MIB), (size / 20) / MIB * MIB);
-	CHECK_INT(run_offset(size, 6, 5, MIB), (size * 5 / 20) / MIB * MIB);
-	CHECK_INT(run_offset(size, 10, 5, MIB), (size / 20) / MIB * MIB);
-	CHECK_INT(run_offset(size, 0, 5, MIB) % MIB, 0);
+	CHECK_INT(ps_io_run_offset(size, 5, 5, PS_MIB), (size / 20) / PS_MIB * PS_MIB);
+	CHECK_INT(ps_io_run_offset(size, 6, 5, PS_MIB), (size * 5 / 20) / PS_MIB * PS_MIB);
+	CHECK_INT(ps_io_run_offset(size, 10, 5, PS_MIB), (size / 20) / PS_MIB * PS_MIB);
+	CHECK_INT(ps_io_run_offset(size, 0, 5, PS_MIB) % PS_MIB, 0);
 	/* no two runs read the same bytes: a slice is larger than a run's byte budget */
-	CHECK(run_offset(size, 1, 5, MIB) - run_offset(size, 0, 5, MIB) > p->byte_budget);
+	CHECK(ps_io_run_offset(size, 1, 5, PS_MIB) - ps_io_run_offset(size, 0, 5, PS_MIB) >
+	      p->byte_budget);
 	/* the noise rule: the plan's runs, more while they vary, up to the cap */
 	{
 		const struct ps_noise_rule rule = noise_rule(p);

@@ -92,123 +92,151 @@ static bool summary_line(const char *l, json_object *out)
 	return true;
 }
 
+/* What ps_fsck_decode has read so far. */
+struct fsck_read {
+	json_object *out, *probs, *files;
+	char prev[PATH_MAX], prev2[PATH_MAX]; /* the last two paths fsck.fat named */
+	char offsets[256];		      /* the first differing boot-sector offsets */
+	bool dirty, backup, backup_other, in_diffs;
+	int len, ndiffs;
+};
+
+/* "  3:53/6d, 4:59/6b, ..." and "  , 90:fa/0e, ...": offset:original/backup. */
+static bool diff_line(struct fsck_read *r, const char *l)
+{
+	unsigned int off, x, y;
+
+	if (!r->in_diffs || strspn(l, " ,:/0123456789abcdef") != strlen(l) || !strchr(l, ':'))
+		return false;
+	for (const char *t = l; (t = strpbrk(t, "0123456789abcdef"));) {
+		if (sscanf(t, "%u:%x/%x", &off, &x, &y) != 3)
+			break;
+		if (off != DIRTY_FLAG_OFFSET)
+			r->backup_other = true;
+		r->ndiffs++;
+		if (r->ndiffs <= 8 && r->len < (int)sizeof(r->offsets))
+			r->len += snprintf(r->offsets + r->len, sizeof(r->offsets) - r->len, "%s%u",
+					   r->len ? ", " : "", off);
+		t += strcspn(t, ",");
+	}
+	return true;
+}
+
+/* The text of l from skip on, cut before " (": the tool's version, a file's long name. */
+static void before_paren(const char *l, size_t skip, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", l + skip);
+	if (strstr(buf, " ("))
+		*strstr(buf, " (") = '\0';
+}
+
+/* The lines that name: the tool, a file checked, the dirty flag, the boot backup. */
+static bool state_line(struct fsck_read *r, const char *l)
+{
+	char text[PATH_MAX];
+
+	if (starts(l, "fsck.fat ")) {
+		/* "fsck.fat 4.2 (2021-01-31)" -> "fsck.fat 4.2" */
+		before_paren(l, 0, text, 64);
+		ps_json_set_str(r->out, "tool", text);
+	} else if (starts(l, "Checking file ")) {
+		/* "Checking file /REPORTS/x/report.json (REPORT~1.JSO)": the long name */
+		before_paren(l, 14, text, sizeof(text));
+		json_object_array_add(r->files, ps_json_new_str(text));
+	} else if (starts(l, "Dirty bit is set.")) {
+		r->dirty = true;
+		problem(r->probs, "dirty", NULL,
+			"the volume was not cleanly unmounted (FAT's dirty flag was set)");
+	} else if (starts(l, "There are differences between boot sector and its backup")) {
+		r->backup = r->in_diffs = true;
+	} else {
+		return false;
+	}
+	return true;
+}
+
+/* A problem fsck.fat reports about the volume or the file named before it. */
+static bool problem_line(struct fsck_read *r, const char *l)
+{
+	const char *prev = r->prev;
+	long long a, b;
+
+	if (sscanf(l, "Reclaimed %lld unused cluster%*[s] (%lld bytes)", &a, &b) == 2 ||
+	    sscanf(l, "Reclaimed %lld unused cluster (%lld bytes)", &a, &b) == 2) {
+		problem(r->probs, "lost_clusters", NULL,
+			"%lld lost cluster%s (%lld bytes) that no file owned, what a write "
+			"cut off leaves",
+			a, a == 1 ? "" : "s", b);
+		ps_json_set_count(ps_json_at(r->probs, ps_json_len(r->probs) - 1), "clusters", a);
+		ps_json_set_count(ps_json_at(r->probs, ps_json_len(r->probs) - 1), "bytes", b);
+	} else if (sscanf(l, "Free cluster summary wrong (%lld vs. really %lld)", &a, &b) == 2) {
+		problem(r->probs, "free_count", NULL,
+			"the free-space count was stale (%lld free clusters recorded, %lld really)",
+			a, b);
+	} else if (sscanf(l, "  Contains a free cluster (%lld).", &a) == 1) {
+		problem(r->probs, "free_cluster", prev,
+			"%s: its cluster chain runs into a free cluster (%lld): cut short there",
+			prev, a);
+	} else if (sscanf(l, "  File size is %lld bytes, cluster chain length is %*[>] %lld", &a,
+			  &b) == 2 ||
+		   sscanf(l, "  File size is %lld bytes, cluster chain length is %lld", &a, &b) ==
+		       2) {
+		problem(r->probs, "file_size", prev,
+			"%s: its size (%lld bytes) is not what its clusters hold (%lld bytes)",
+			prev, a, b);
+	} else if (strcmp(l, "  share clusters.") == 0) {
+		char first[PATH_MAX];
+		size_t n = strlen(r->prev2);
+
+		snprintf(first, sizeof(first), "%.*s", (int)(n > 5 ? n - 5 : n), r->prev2);
+		problem(r->probs, "cross_link", prev, "%s and %s share clusters", first, prev);
+	} else if (strstr(l, "FATs differ")) {
+		problem(r->probs, "fats_differ", NULL, "the two copies of the FAT differ: %s", l);
+	} else {
+		return false;
+	}
+	return true;
+}
+
 json_object *ps_fsck_decode(const char *output)
 {
-	json_object *out = json_object_new_object(), *probs = json_object_new_array();
-	json_object *files = json_object_new_array();
+	struct fsck_read r = {.out = json_object_new_object(),
+			      .probs = json_object_new_array(),
+			      .files = json_object_new_array()};
 	char *copy = strdup(output ? output : ""), *save = NULL;
-	char prev[PATH_MAX] = "", prev2[PATH_MAX] = "", offsets[256] = "";
-	bool dirty = false, backup = false, backup_other = false, in_diffs = false;
-	int len = 0, ndiffs = 0;
 
-	ps_json_set(out, "tool", NULL);
-	ps_json_set(out, "summary", NULL);
+	ps_json_set(r.out, "tool", NULL);
+	ps_json_set(r.out, "summary", NULL);
 	for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
 		long long a, b, c;
-		unsigned int off, x, y;
 		char *nl = l + strlen(l);
 
 		while (nl > l && nl[-1] == '\r')
 			*--nl = '\0';
-		/* "  3:53/6d, 4:59/6b, ..." and "  , 90:fa/0e, ...": offset:original/backup */
-		if (in_diffs && strspn(l, " ,:/0123456789abcdef") == strlen(l) && strchr(l, ':')) {
-			for (char *t = l; (t = strpbrk(t, "0123456789abcdef"));) {
-				if (sscanf(t, "%u:%x/%x", &off, &x, &y) != 3)
-					break;
-				if (off != DIRTY_FLAG_OFFSET)
-					backup_other = true;
-				ndiffs++;
-				if (ndiffs <= 8 && len < (int)sizeof(offsets))
-					len += snprintf(offsets + len, sizeof(offsets) - len,
-							"%s%u", len ? ", " : "", off);
-				t += strcspn(t, ",");
-			}
+		if (diff_line(&r, l))
 			continue;
-		}
 		if (!starts(l, "This is mostly harmless."))
-			in_diffs = false;
-		if (starts(l, "fsck.fat ")) {
-			char tool[64];
-
-			/* "fsck.fat 4.2 (2021-01-31)" -> "fsck.fat 4.2" */
-			snprintf(tool, sizeof(tool), "%s", l);
-			if (strstr(tool, " ("))
-				*strstr(tool, " (") = '\0';
-			ps_json_set_str(out, "tool", tool);
-		} else if (starts(l, "Checking file ")) {
-			char path[PATH_MAX];
-
-			/* "Checking file /REPORTS/x/report.json (REPORT~1.JSO)": the long name */
-			snprintf(path, sizeof(path), "%s", l + 14);
-			if (strstr(path, " ("))
-				*strstr(path, " (") = '\0';
-			json_object_array_add(files, ps_json_new_str(path));
-		} else if (starts(l, "Dirty bit is set.")) {
-			dirty = true;
-			problem(probs, "dirty", NULL,
-				"the volume was not cleanly unmounted (FAT's dirty flag was set)");
-		} else if (starts(l, "There are differences between boot sector and its backup")) {
-			backup = in_diffs = true;
-		} else if (sscanf(l, "Reclaimed %lld unused cluster%*[s] (%lld bytes)", &a, &b) ==
-			       2 ||
-			   sscanf(l, "Reclaimed %lld unused cluster (%lld bytes)", &a, &b) == 2) {
-			problem(probs, "lost_clusters", NULL,
-				"%lld lost cluster%s (%lld bytes) that no file owned, what a write "
-				"cut off leaves",
-				a, a == 1 ? "" : "s", b);
-			ps_json_set_count(ps_json_at(probs, ps_json_len(probs) - 1), "clusters", a);
-			ps_json_set_count(ps_json_at(probs, ps_json_len(probs) - 1), "bytes", b);
-		} else if (sscanf(l, "Free cluster summary wrong (%lld vs. really %lld)", &a, &b) ==
-			   2) {
-			problem(probs, "free_count", NULL,
-				"the free-space count was stale (%lld free clusters recorded, %lld "
-				"really)",
-				a, b);
-		} else if (sscanf(l, "  Contains a free cluster (%lld).", &a) == 1) {
-			problem(probs, "free_cluster", prev,
-				"%s: its cluster chain runs into a free cluster (%lld): cut short "
-				"there",
-				prev, a);
-		} else if (sscanf(l,
-				  "  File size is %lld bytes, cluster chain length is %*[>] %lld",
-				  &a, &b) == 2 ||
-			   sscanf(l, "  File size is %lld bytes, cluster chain length is %lld", &a,
-				  &b) == 2) {
-			problem(probs, "file_size", prev,
-				"%s: its size (%lld bytes) is not what its clusters hold (%lld "
-				"bytes)",
-				prev, a, b);
-		} else if (strcmp(l, "  share clusters.") == 0) {
-			char first[PATH_MAX];
-			size_t n = strlen(prev2);
-
-			snprintf(first, sizeof(first), "%.*s", (int)(n > 5 ? n - 5 : n), prev2);
-			problem(probs, "cross_link", prev, "%s and %s share clusters", first, prev);
-		} else if (strstr(l, "FATs differ")) {
-			problem(probs, "fats_differ", NULL, "the two copies of the FAT differ: %s",
-				l);
-		} else if (l[0] == '/' || is_chatter(l) || summary_line(l, out) ||
-			   sscanf(l, "%lld files, %lld/%lld", &a, &b, &c) == 3) {
-			/* a path a message below refers to, or what fsck.fat does about one */
-		} else {
-			problem(probs, "other", NULL, "%s", l);
-		}
+			r.in_diffs = false;
+		/* a path a message below refers to, or what fsck.fat does about one: no problem */
+		if (!state_line(&r, l) && !problem_line(&r, l) && l[0] != '/' && !is_chatter(l) &&
+		    !summary_line(l, r.out) && sscanf(l, "%lld files, %lld/%lld", &a, &b, &c) != 3)
+			problem(r.probs, "other", NULL, "%s", l);
 		if (l[0] == '/') {
-			snprintf(prev2, sizeof(prev2), "%s", prev);
-			snprintf(prev, sizeof(prev), "%s", l);
+			snprintf(r.prev2, sizeof(r.prev2), "%s", r.prev);
+			snprintf(r.prev, sizeof(r.prev), "%s", l);
 		}
 	}
-	if (backup && (backup_other || !dirty))
+	if (r.backup && (r.backup_other || !r.dirty))
 		problem(
-		    probs, "boot_backup", NULL,
+		    r.probs, "boot_backup", NULL,
 		    "the boot sector and its backup differ in %d byte%s (%s%s); fsck.fat leaves "
 		    "that alone",
-		    ndiffs, ndiffs == 1 ? "" : "s", offsets[0] ? offsets : "?",
-		    ndiffs > 8 ? ", ..." : "");
+		    r.ndiffs, r.ndiffs == 1 ? "" : "s", r.offsets[0] ? r.offsets : "?",
+		    r.ndiffs > 8 ? ", ..." : "");
 	free(copy);
-	ps_json_set(out, "problems", probs);
-	ps_json_set(out, "files", files);
-	return out;
+	ps_json_set(r.out, "problems", r.probs);
+	ps_json_set(r.out, "files", r.files);
+	return r.out;
 }
 
 static int run_real(const char *const argv[], char **out, int *status, void *arg)

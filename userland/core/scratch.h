@@ -52,4 +52,31 @@ enum ps_scratch_verdict ps_scratch_decide(const struct ps_drive *d, const struct
 					  const struct ps_scratch_list *named, char *why,
 					  size_t whylen);
 
+struct ps_ctx;
+
+/*
+ * The decision a writing step records for one of its drives: what drive d
+ * holds, read into *use (path: its device node under ctx's root), the
+ * verdict with its reason in why; held_by (NULL: none) names an array that
+ * was there before the step and holds d, which refuses a drive the rest let
+ * be written. A drive named as scratch and refused anyway is a warn
+ * finding "refused", so the person who named it learns why.
+ */
+enum ps_scratch_verdict ps_scratch_decide_for(struct ps_ctx *ctx, const struct ps_drive *d,
+					      const char *path, const char *held_by,
+					      struct ps_drive_use *use, char *why, size_t whylen);
+
+/* The view's table of every drive's decision (data.drives[]: name, decision, reason). */
+#define PS_SCRATCH_DECISIONS_BLOCK(table)                                                          \
+	{                                                                                          \
+		.kind = PS_BLOCK_TABLE, .id = "decisions", .title = "Which drives may be written", \
+		.rows = "/drives", .cols = (table), .ncols = 3                                     \
+	}
+#define PS_SCRATCH_DECISION_COLS                                                                   \
+	{.path = "/name", .title = "drive", .flags = PS_COL_KEY},                                  \
+	    {.path = "/decision", .title = "decision"},                                            \
+	{                                                                                          \
+		.path = "/reason", .title = "why", .flags = PS_COL_WIDE                            \
+	}
+
 #endif

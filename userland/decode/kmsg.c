@@ -364,26 +364,9 @@ static void braces(char *dst, size_t len, const char *s)
 	upto(dst, len, open, "}");
 }
 
-static bool decode_ata(const char *t, struct ps_kmsg_hit *h)
+/* A command that failed: which, its LBAs, how (the error mask, the status bits). */
+static bool ata_command(const char *msg, bool dev, struct ps_kmsg_hit *h)
 {
-	const char *p = t + 3, *msg, *v;
-	bool dev = false;
-	char name[16];
-
-	if (!starts(t, "ata") || !isdigit((unsigned char)*p))
-		return false;
-	while (isdigit((unsigned char)*p))
-		p++;
-	if (*p == '.' && isdigit((unsigned char)p[1]) && isdigit((unsigned char)p[2])) {
-		dev = true;
-		p += 3;
-	}
-	if (p[0] != ':' || p[1] != ' ')
-		return false;
-	copy(name, sizeof(name), t, (size_t)(p - t));
-	msg = p + 2;
-	name_ns(h, PS_KNS_ATA, name);
-
 	if (starts(msg, "failed command: ")) {
 		char cmd[64];
 
@@ -425,6 +408,14 @@ static bool decode_ata(const char *t, struct ps_kmsg_hit *h)
 		upto(h->what, sizeof(h->what), msg, "\n");
 		return set(h, "ata_link_error", PS_KMSG_WARN, PS_DEV_DRIVE);
 	}
+	return false;
+}
+
+/* The SATA link: errors, resets, its speed, down. */
+static bool ata_link(const char *msg, struct ps_kmsg_hit *h)
+{
+	const char *v;
+
 	if (starts(msg, "SError: {")) {
 		h->detail = true;
 		braces(h->note, sizeof(h->note), msg);
@@ -460,6 +451,14 @@ static bool decode_ata(const char *t, struct ps_kmsg_hit *h)
 		setf(h->what, sizeof(h->what), "SATA link down");
 		return set(h, "ata_link_down", PS_KMSG_WARN, PS_DEV_DRIVE);
 	}
+	return false;
+}
+
+/* What libata made of the device: a slower mode, NCQ off, configured, disabled. */
+static bool ata_mode(const char *msg, bool dev, struct ps_kmsg_hit *h)
+{
+	const char *v;
+
 	if ((v = after(msg, "limiting speed to ")) && starts(msg, "limiting speed")) {
 		upto(h->note, sizeof(h->note), v, "\n");
 		setf(h->what, sizeof(h->what), "transfer mode limited to %s", h->note);
@@ -482,6 +481,28 @@ static bool decode_ata(const char *t, struct ps_kmsg_hit *h)
 		return set(h, "ata_disabled", PS_KMSG_FAIL, PS_DEV_DRIVE);
 	}
 	return false;
+}
+
+static bool decode_ata(const char *t, struct ps_kmsg_hit *h)
+{
+	const char *p = t + 3, *msg;
+	bool dev = false;
+	char name[16];
+
+	if (!starts(t, "ata") || !isdigit((unsigned char)*p))
+		return false;
+	while (isdigit((unsigned char)*p))
+		p++;
+	if (*p == '.' && isdigit((unsigned char)p[1]) && isdigit((unsigned char)p[2])) {
+		dev = true;
+		p += 3;
+	}
+	if (p[0] != ':' || p[1] != ' ')
+		return false;
+	copy(name, sizeof(name), t, (size_t)(p - t));
+	msg = p + 2;
+	name_ns(h, PS_KNS_ATA, name);
+	return ata_command(msg, dev, h) || ata_link(msg, h) || ata_mode(msg, dev, h);
 }
 
 /* ---- the block layer (blk-mq.c, buffer.c) ---- */
@@ -925,50 +946,76 @@ static bool decode_pcie(const char *t, const struct prefix *px, const char *msg,
 
 /* ---- the machine: MCE, thermal throttling, EDAC, kernel warnings and oopses ---- */
 
+/* "[Hardware Error]: ..." (v: after it): a machine check, corrected or not. */
+static bool machine_check(const char *v, struct ps_kmsg_hit *h)
+{
+	uint64_t status;
+	const char *bank;
+
+	if (starts(v, "CPU ") && (bank = after(v, " Bank ")) && strstr(v, "Machine Check")) {
+		unsigned int cpu = (unsigned int)strtoul(v + 4, NULL, 10);
+		unsigned int b = (unsigned int)strtoul(bank, NULL, 10);
+		const char *st = after(bank, ": ");
+		bool uc = hexnum(st, &status) && (status & (1ULL << 61));
+
+		setf(h->what, sizeof(h->what), "%s machine check on CPU %u bank %u",
+		     uc ? "uncorrected" : "corrected", cpu, b);
+		if (st)
+			setf(h->note, sizeof(h->note), "status 0x%.*s", (int)strcspn(st, " \n"),
+			     st);
+		return set(h, "mce", uc ? PS_KMSG_FAIL : PS_KMSG_WARN, PS_DEV_MACHINE);
+	}
+	if (starts(v, "Machine check events logged")) {
+		setf(h->what, sizeof(h->what),
+		     "machine check events logged (corrected errors: read them with "
+		     "rasdaemon or mcelog)");
+		return set(h, "mce", PS_KMSG_WARN, PS_DEV_MACHINE);
+	}
+	h->detail = true;
+	if (starts(v, "Machine check: ")) {
+		upto(h->note, sizeof(h->note), v + strlen("Machine check: "), "\n");
+		return set(h, "mce", PS_KMSG_FAIL, PS_DEV_MACHINE);
+	}
+	if (strstr(v, "Uncorrected")) {
+		upto(h->note, sizeof(h->note), v, ".,\n");
+		return set(h, "mce", PS_KMSG_FAIL, PS_DEV_MACHINE);
+	}
+	if (strstr(v, "Corrected error") || strstr(v, "Deferred error")) {
+		upto(h->note, sizeof(h->note), v, ".,\n");
+		return set(h, "mce", PS_KMSG_WARN, PS_DEV_MACHINE);
+	}
+	return set(h, "mce", PS_KMSG_INFO, PS_DEV_MACHINE);
+}
+
+/* "EDAC MC0: 1 CE memory read error on CPU_SrcID#0_Ha#0_Chan#1_DIMM#0 (channel:1 ...)" */
+static bool edac_error(const char *t, const char *v, struct ps_kmsg_hit *h)
+{
+	uint64_t n;
+	const char *kind;
+	bool ue;
+
+	if (!decnum(v, &n) || !(kind = strchr(v, ' ')))
+		return false;
+	kind++;
+	ue = starts(kind, "UE ");
+	if (!ue && !starts(kind, "CE "))
+		return false;
+	upto(h->name, sizeof(h->name), t + 5, ":");
+	h->count = n > 0 && n < 1000000 ? (unsigned int)n : 1;
+	if ((v = after(kind, " on ")))
+		upto(h->note, sizeof(h->note), v, " (\n");
+	setf(h->what, sizeof(h->what), "%s memory error%s", ue ? "uncorrected" : "corrected",
+	     h->count > 1 ? "s" : "");
+	return set(h, ue ? "edac_ue" : "edac_ce", ue ? PS_KMSG_FAIL : PS_KMSG_WARN, PS_DEV_MACHINE);
+}
+
 static bool decode_machine(const char *t, struct ps_kmsg_hit *h)
 {
 	const char *v;
 
 	h->ns = PS_KNS_NONE;
-	if ((v = after(t, "[Hardware Error]: "))) {
-		uint64_t status;
-		const char *bank;
-
-		if (starts(v, "CPU ") && (bank = after(v, " Bank ")) &&
-		    strstr(v, "Machine Check")) {
-			unsigned int cpu = (unsigned int)strtoul(v + 4, NULL, 10);
-			unsigned int b = (unsigned int)strtoul(bank, NULL, 10);
-			const char *st = after(bank, ": ");
-			bool uc = hexnum(st, &status) && (status & (1ULL << 61));
-
-			setf(h->what, sizeof(h->what), "%s machine check on CPU %u bank %u",
-			     uc ? "uncorrected" : "corrected", cpu, b);
-			if (st)
-				setf(h->note, sizeof(h->note), "status 0x%.*s",
-				     (int)strcspn(st, " \n"), st);
-			return set(h, "mce", uc ? PS_KMSG_FAIL : PS_KMSG_WARN, PS_DEV_MACHINE);
-		}
-		if (starts(v, "Machine check events logged")) {
-			setf(h->what, sizeof(h->what),
-			     "machine check events logged (corrected errors: read them with "
-			     "rasdaemon or mcelog)");
-			return set(h, "mce", PS_KMSG_WARN, PS_DEV_MACHINE);
-		}
-		h->detail = true;
-		if (starts(v, "Machine check: ")) {
-			upto(h->note, sizeof(h->note), v + strlen("Machine check: "), "\n");
-			return set(h, "mce", PS_KMSG_FAIL, PS_DEV_MACHINE);
-		}
-		if (strstr(v, "Uncorrected")) {
-			upto(h->note, sizeof(h->note), v, ".,\n");
-			return set(h, "mce", PS_KMSG_FAIL, PS_DEV_MACHINE);
-		}
-		if (strstr(v, "Corrected error") || strstr(v, "Deferred error")) {
-			upto(h->note, sizeof(h->note), v, ".,\n");
-			return set(h, "mce", PS_KMSG_WARN, PS_DEV_MACHINE);
-		}
-		return set(h, "mce", PS_KMSG_INFO, PS_DEV_MACHINE);
-	}
+	if ((v = after(t, "[Hardware Error]: ")))
+		return machine_check(v, h);
 	if (strstr(t, "CMCI storm detected")) {
 		setf(h->what, sizeof(h->what), "CMCI storm: corrected machine checks too frequent");
 		return set(h, "mce", PS_KMSG_WARN, PS_DEV_MACHINE);
@@ -984,27 +1031,8 @@ static bool decode_machine(const char *t, struct ps_kmsg_hit *h)
 		     strstr(t, "Package") ? "package" : "core");
 		return set(h, "cpu_throttle", PS_KMSG_WARN, PS_DEV_MACHINE);
 	}
-	/* "EDAC MC0: 1 CE memory read error on CPU_SrcID#0_Ha#0_Chan#1_DIMM#0 (channel:1 ...)" */
-	if (starts(t, "EDAC MC") && (v = after(t, ": "))) {
-		uint64_t n;
-		const char *kind;
-		bool ue;
-
-		if (!decnum(v, &n) || !(kind = strchr(v, ' ')))
-			return false;
-		kind++;
-		ue = starts(kind, "UE ");
-		if (!ue && !starts(kind, "CE "))
-			return false;
-		upto(h->name, sizeof(h->name), t + 5, ":");
-		h->count = n > 0 && n < 1000000 ? (unsigned int)n : 1;
-		if ((v = after(kind, " on ")))
-			upto(h->note, sizeof(h->note), v, " (\n");
-		setf(h->what, sizeof(h->what), "%s memory error%s",
-		     ue ? "uncorrected" : "corrected", h->count > 1 ? "s" : "");
-		return set(h, ue ? "edac_ue" : "edac_ce", ue ? PS_KMSG_FAIL : PS_KMSG_WARN,
-			   PS_DEV_MACHINE);
-	}
+	if (starts(t, "EDAC MC") && (v = after(t, ": ")))
+		return edac_error(t, v, h);
 	if (starts(t, "WARNING: ")) {
 		const char *at = after(t, " at ");
 

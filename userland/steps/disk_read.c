@@ -24,6 +24,7 @@
 
 #include "core/step.h"
 #include "engines/io/lba_ranges.h"
+#include "engines/io/matrix.h"
 #include "engines/io/uring_io.h"
 #include "engines/measure.h"
 #include "lib/stats.h"
@@ -39,23 +40,13 @@
 
 #define DATA_VERSION 1
 
-#define KIB 1024U
-#define MIB (1024U * 1024U)
-
 #define MAX_RUNS	   10
 #define MAX_ERROR_ENTRIES  32 /* per drive in data.errors */
 #define MAX_ERROR_FINDINGS 8  /* per drive, then one finding with the count */
 
-enum pattern { SEQ, RAND };
-
-struct point {
-	enum pattern pattern;
-	unsigned int bs, qd;
-};
-
 struct read_plan {
 	const char *name;
-	const struct point *matrix;
+	const struct ps_io_point *matrix;
 	size_t n_matrix;
 	unsigned int runs;
 	unsigned int max_runs; /* while the runs' CV is above noise_cv_pct: more runs, to this */
@@ -65,33 +56,23 @@ struct read_plan {
 	bool hdparm;	      /* cached and buffered timing */
 };
 
-/* The first point of each plan is the drive's headline (seq_mbps), the random QD32 its IOPS. */
-static const struct point quick_matrix[] = {{SEQ, 1 * MIB, 8}, {RAND, 4 * KIB, 32}};
-static const struct point full_matrix[] = {
-    {SEQ, 1 * MIB, 8},	{SEQ, 1 * MIB, 1}, {SEQ, 256 * KIB, 1}, {SEQ, 64 * KIB, 1},
-    {SEQ, 16 * KIB, 1}, {SEQ, 4 * KIB, 1}, {RAND, 4 * KIB, 32}, {RAND, 4 * KIB, 1},
-};
-
 static const struct read_plan plans[] = {
-    {"quick", quick_matrix, PS_ARRAY_SIZE(quick_matrix), 3, 5, 10.0, 1024ULL * MIB, 1.0, false},
-    {"full", full_matrix, PS_ARRAY_SIZE(full_matrix), 5, 10, 5.0, 4096ULL * MIB, 2.0, true},
+    {"quick", ps_io_quick_matrix, PS_ARRAY_SIZE(ps_io_quick_matrix), 3, 5, 10.0, 1024ULL * PS_MIB,
+     1.0, false},
+    {"full", ps_io_full_matrix, PS_ARRAY_SIZE(ps_io_full_matrix), 5, 10, 5.0, 4096ULL * PS_MIB, 2.0,
+     true},
 };
 
 /* hdparm -tT: buffered reads of 2 MiB for 2 s, cached re-reads of 2 MiB for 1 s. */
-#define HDPARM_CHUNK	  (2U * MIB)
+#define HDPARM_CHUNK	  (2U * PS_MIB)
 #define HDPARM_BUFFERED_S 2.0
 #define HDPARM_CACHED_S	  1.0
 
 /* ---- the result: data{} as a struct, described once ---- */
 
-/* Latency percentiles of a point's requests, in microseconds. */
-struct lat_us {
-	double p50, p90, p99, p99_9, max;
-};
-
 /* One point of the matrix on one drive. */
 struct read_row {
-	int pattern; /* enum pattern */
+	int pattern; /* enum ps_io_pattern */
 	unsigned int bs, qd;
 	bool direct;
 	struct ps_figure mbps;
@@ -99,12 +80,7 @@ struct read_row {
 	uint64_t bytes, ios;
 	double seconds;
 	bool time_limited, aborted;
-	struct lat_us lat;
-};
-
-struct bad_range {
-	uint64_t first, last, sectors;
-	unsigned int hits;
+	struct ps_io_lat_us lat;
 };
 
 struct read_error {
@@ -130,7 +106,7 @@ struct drive_result {
 	double buffered_mbps, cached_mbps;
 	struct user_lat *user_latency;
 	int64_t bad_sectors;
-	struct bad_range *bad_ranges;
+	struct ps_lba_range_row *bad_ranges;
 	size_t n_bad_ranges;
 	struct read_error errors[MAX_ERROR_ENTRIES];
 	size_t n_errors;
@@ -147,20 +123,10 @@ struct disk_read_result {
 	size_t n_drives;
 };
 
-static const char *const pattern_names[] = {"seq", "rand", NULL};
 static const char *const plan_names[] = {"quick", "full", NULL};
 
-static const struct ps_field lat_f[] = {
-    PS_FIELD(struct lat_us, p50, "p50", .unit = "us", .decimals = 1),
-    PS_FIELD(struct lat_us, p90, "p90", .unit = "us", .decimals = 1),
-    PS_FIELD(struct lat_us, p99, "p99", .unit = "us", .decimals = 1),
-    PS_FIELD(struct lat_us, p99_9, "p99_9", .unit = "us", .decimals = 1),
-    PS_FIELD(struct lat_us, max, "max", .unit = "us", .decimals = 1),
-};
-static const struct ps_fields lat_fields = PS_FIELDS(struct lat_us, lat_f);
-
 static const struct ps_field row_f[] = {
-    PS_FIELD_ENUM(struct read_row, pattern, "pattern", pattern_names),
+    PS_FIELD_ENUM(struct read_row, pattern, "pattern", ps_io_pattern_names),
     PS_FIELD(struct read_row, bs, "bs", .unit = "bytes"),
     PS_FIELD(struct read_row, qd, "qd"),
     PS_FIELD(struct read_row, direct, "direct", .help = "O_DIRECT (false: buffered)"),
@@ -171,18 +137,10 @@ static const struct ps_field row_f[] = {
     PS_FIELD(struct read_row, ios, "ios"),
     PS_FIELD(struct read_row, seconds, "seconds", .unit = "s", .decimals = 3),
     PS_FIELD(struct read_row, time_limited, "time_limited"),
-    PS_FIELD_OBJ(struct read_row, lat, "lat_us", &lat_fields),
+    PS_FIELD_OBJ(struct read_row, lat, "lat_us", &ps_io_lat_us_fields),
     PS_FIELD(struct read_row, aborted, "aborted", .flags = PS_FLD_OMIT),
 };
 static const struct ps_fields row_fields = PS_FIELDS(struct read_row, row_f);
-
-static const struct ps_field bad_f[] = {
-    PS_FIELD(struct bad_range, first, "lba_first"),
-    PS_FIELD(struct bad_range, last, "lba_last"),
-    PS_FIELD(struct bad_range, sectors, "sectors"),
-    PS_FIELD(struct bad_range, hits, "hits"),
-};
-static const struct ps_fields bad_fields = PS_FIELDS(struct bad_range, bad_f);
 
 static const struct ps_field error_f[] = {
     PS_FIELD(struct read_error, lba, "lba"),
@@ -220,8 +178,8 @@ static const struct ps_field drive_f[] = {
     PS_FIELD_OBJP(struct drive_result, user_latency, "user_latency", &user_lat_fields,
 		  .flags = PS_FLD_NEWER),
     PS_FIELD(struct drive_result, bad_sectors, "bad_sectors", .flags = PS_FLD_NEWER),
-    PS_FIELD_ARRAY(struct drive_result, bad_ranges, n_bad_ranges, "bad_ranges", &bad_fields,
-		   .flags = PS_FLD_NEWER),
+    PS_FIELD_ARRAY(struct drive_result, bad_ranges, n_bad_ranges, "bad_ranges",
+		   &ps_lba_range_row_fields, .flags = PS_FLD_NEWER),
     PS_FIELD_ARRAY(struct drive_result, errors, n_errors, "errors", &error_fields),
     PS_FIELD_ARRAY(struct drive_result, results, n_results, "results", &row_fields),
 };
@@ -335,14 +293,6 @@ static void on_read_error(void *arg, uint64_t off, unsigned int len, int err)
 	snprintf(e->pass, sizeof(e->pass), "%s", d->pass ? d->pass : "");
 }
 
-static void size_text(unsigned int bs, char *buf, size_t len)
-{
-	if (bs % MIB == 0)
-		snprintf(buf, len, "%uM", bs / MIB);
-	else
-		snprintf(buf, len, "%uK", bs / KIB);
-}
-
 static struct ps_uio_job job_for(struct drive *d, int fd, uint64_t size)
 {
 	return (struct ps_uio_job){
@@ -379,53 +329,30 @@ static int engine_stop(struct drive *d, int err, const struct ps_uio_result *res
 	return err;
 }
 
-/*
- * Where run i of runs starts: the runs spread over the drive, each in the
- * middle of its own slice, so that the drive's cache (and the page cache of
- * a hypervisor) does not serve a later run what an earlier one read. Extra
- * runs of the noise rule (i >= runs) start a quarter into slice i - runs
- * (modulo runs), also a region no other run starts at. The warm-up run
- * (WARMUP_RUN) reads the start of the drive.
- */
-#define WARMUP_RUN (~0U)
-
-static uint64_t run_offset(uint64_t size, unsigned int i, unsigned int runs, unsigned int bs)
-{
-	uint64_t off;
-
-	if (i == WARMUP_RUN)
-		off = 0;
-	else if (i < runs)
-		off = size * (2 * (uint64_t)i + 1) / (2 * (uint64_t)runs);
-	else
-		off = size * (4 * (uint64_t)((i - runs) % runs) + 1) / (4 * (uint64_t)runs);
-	return off / bs * bs;
-}
-
 /* One run of a point; 0 with *res, -errno when the engine stopped. */
-static int one_run(struct drive *d, int *fd, bool *direct, uint64_t size, const struct point *m,
-		   uint64_t offset, uint64_t length, double budget_s, uint64_t seed,
-		   struct ps_lat_hist *lat, struct ps_uio_result *res)
+static int one_run(struct drive *d, int *fd, bool *direct, uint64_t size,
+		   const struct ps_io_point *m, uint64_t offset, uint64_t length, double budget_s,
+		   uint64_t seed, struct ps_lat_hist *lat, struct ps_uio_result *res)
 {
 	char bs_text[16], pass[64];
 
-	size_text(m->bs, bs_text, sizeof(bs_text));
+	ps_io_bs_text(m->bs, bs_text, sizeof(bs_text));
 	for (;;) {
 		struct ps_uio_job j = job_for(d, *fd, size);
 		int ret;
 
 		snprintf(pass, sizeof(pass), "%s %s bs=%s qd=%u", *direct ? "o_direct" : "buffered",
-			 m->pattern == RAND ? "rand" : "seq", bs_text, m->qd);
+			 m->pattern == PS_IO_RAND ? "rand" : "seq", bs_text, m->qd);
 		d->pass = pass;
 		/* the engine draws random positions from [offset, size): a random
 		 * run reads the whole drive, only sequential runs start at their region */
-		j.offset = m->pattern == RAND ? 0 : offset;
+		j.offset = m->pattern == PS_IO_RAND ? 0 : offset;
 		j.length = length;
 		j.bs = m->bs;
 		j.qd = m->qd;
 		j.time_budget_s = budget_s;
 		j.lat = lat;
-		j.random = m->pattern == RAND;
+		j.random = m->pattern == PS_IO_RAND;
 		j.seed = seed;
 		ret = ps_uio_read(&j, res);
 		if (ret == -EINVAL && *direct && res->bytes == 0) {
@@ -443,20 +370,11 @@ static int one_run(struct drive *d, int *fd, bool *direct, uint64_t size, const 
 	}
 }
 
-static void lat_of(const struct ps_lat_hist *lat, struct lat_us *out)
-{
-	out->p50 = (double)ps_lat_percentile(lat, 50) / 1e3;
-	out->p90 = (double)ps_lat_percentile(lat, 90) / 1e3;
-	out->p99 = (double)ps_lat_percentile(lat, 99) / 1e3;
-	out->p99_9 = (double)ps_lat_percentile(lat, 99.9) / 1e3;
-	out->max = (double)lat->max_ns / 1e3;
-}
-
 /* One point on one drive, as the measuring engine's run() sees it. */
 struct point_run {
 	struct drive *d;
 	const struct read_plan *p;
-	const struct point *m;
+	const struct ps_io_point *m;
 	int *fd;
 	bool *direct;
 	uint64_t size, per_run;
@@ -483,10 +401,9 @@ static int point_run(void *arg, unsigned int i, double *v)
 
 	ps_lat_init(&run_lat);
 	err = one_run(pr->d, pr->fd, pr->direct, pr->size, pr->m,
-		      run_offset(pr->size, warm ? WARMUP_RUN : i, pr->p->runs, pr->m->bs),
-		      pr->per_run, pr->p->time_budget_s,
-		      warm ? 0x5eed : 0x9E3779B97F4A7C15ULL * (i + 1), warm ? NULL : &run_lat,
-		      &pr->res);
+		      ps_io_run_offset(pr->size, i, pr->p->runs, pr->m->bs), pr->per_run,
+		      pr->p->time_budget_s, warm ? 0x5eed : 0x9E3779B97F4A7C15ULL * (i + 1),
+		      warm ? NULL : &run_lat, &pr->res);
 	if (err < 0)
 		return err;
 	if (warm)
@@ -514,7 +431,7 @@ static int point_run(void *arg, unsigned int i, double *v)
  * 0, or -errno when the engine could not go on.
  */
 static int measure(struct drive *d, int *fd, bool *direct, uint64_t size, const struct read_plan *p,
-		   const struct point *m)
+		   const struct ps_io_point *m)
 {
 	struct point_run pr = {.d = d, .p = p, .m = m, .fd = fd, .direct = direct, .size = size};
 	struct ps_measure me = {.rule = noise_rule(p),
@@ -532,9 +449,9 @@ static int measure(struct drive *d, int *fd, bool *direct, uint64_t size, const 
 
 	pr.per_run = size < p->byte_budget ? size : p->byte_budget;
 	ps_lat_init(&pr.lat);
-	size_text(m->bs, bs_text, sizeof(bs_text));
+	ps_io_bs_text(m->bs, bs_text, sizeof(bs_text));
 	snprintf(phase, sizeof(phase), "%s %s %s QD%u", d->inv->name,
-		 m->pattern == RAND ? "rand" : "seq", bs_text, m->qd);
+		 m->pattern == PS_IO_RAND ? "rand" : "seq", bs_text, m->qd);
 	ps_measure_bar_start(&d->bar, d->ctx, phase, ps_measure_planned(&me.rule), pr.per_run, "B");
 	err = ps_measure_run(&me, figs);
 	if (err == -ECANCELED)
@@ -556,9 +473,9 @@ static int measure(struct drive *d, int *fd, bool *direct, uint64_t size, const 
 	r->seconds = pr.seconds;
 	r->time_limited = pr.time_up;
 	r->aborted = d->aborted;
-	lat_of(&pr.lat, &r->lat);
+	ps_io_lat_us_of(&pr.lat, &r->lat);
 	snprintf(what, sizeof(what), "%s %s reads at QD%u",
-		 m->pattern == RAND ? "random" : "sequential", bs_text, m->qd);
+		 m->pattern == PS_IO_RAND ? "random" : "sequential", bs_text, m->qd);
 	ps_find_unstable(d->ctx, ps_drive_ref(d->inv), "unstable_throughput", &r->mbps, "MB/s", 1,
 			 what, "another load, or a drive that is not steady");
 	if (err)
@@ -707,18 +624,7 @@ static enum drive_outcome run_drive(struct drive *d, const struct read_plan *p)
 
 static void bad_ranges(struct drive *d)
 {
-	d->out->bad_ranges = ps_fields_new(&bad_fields, d->bad.n);
-	if (!d->out->bad_ranges)
-		return;
-	for (size_t i = 0; i < d->bad.n; i++) {
-		struct bad_range *r = &d->out->bad_ranges[i];
-
-		r->first = d->bad.r[i].first;
-		r->last = d->bad.r[i].last;
-		r->sectors = d->bad.r[i].last - d->bad.r[i].first + 1;
-		r->hits = d->bad.r[i].hits;
-	}
-	d->out->n_bad_ranges = d->bad.n;
+	d->out->bad_ranges = ps_lba_range_rows(&d->bad, &d->out->n_bad_ranges);
 	d->out->bad_sectors = (int64_t)ps_lba_ranges_sectors(&d->bad);
 }
 
@@ -756,9 +662,9 @@ static void headline(struct drive *d, bool measured)
 	for (size_t i = 0; i < d->out->n_results; i++) {
 		const struct read_row *r = &d->out->results[i];
 
-		if (r->pattern == SEQ && r->bs == MIB && r->qd == 8)
+		if (ps_io_point_is_seq_headline(r->pattern, r->bs, r->qd))
 			seq = r;
-		else if (r->pattern == RAND && r->bs == 4 * KIB && r->qd == 32)
+		else if (ps_io_point_is_rand_headline(r->pattern, r->bs, r->qd))
 			rnd = r;
 	}
 	d->out->seq_mbps = seq ? seq->mbps.median : NAN;
@@ -850,36 +756,9 @@ static double estimate(const struct ps_ctx *ctx)
 
 /* ---- view ---- */
 
-static const struct ps_col sum_cols[] = {
-    {.path = "/name", .title = "drive", .flags = PS_COL_KEY},
-    {.path = "/device", .title = "device", .flags = PS_COL_DEVICE | PS_COL_KEY},
-    {.path = "/seq_mbps",
-     .title = "seq 1M QD8",
-     .unit = "MB/s",
-     .decimals = 0,
-     .better = PS_BETTER_HIGHER,
-     .flags = PS_COL_HEADLINE},
-    {.path = "/rand_iops",
-     .title = "rand 4K QD32",
-     .unit = "IOPS",
-     .decimals = 0,
-     .better = PS_BETTER_HIGHER,
-     .flags = PS_COL_HEADLINE},
-};
+static const struct ps_col sum_cols[] = {PS_IO_HEADLINE_COLS};
 
-static const struct ps_col read_cols[] = {
-    {.path = "^/name", .title = "drive", .flags = PS_COL_KEY},
-    {.path = "^/device", .title = "device", .flags = PS_COL_DEVICE | PS_COL_KEY},
-    {.path = "/pattern", .title = "io", .flags = PS_COL_KEY},
-    {.path = "/bs", .title = "bs", .fmt = PS_FMT_BLOCK, .flags = PS_COL_KEY},
-    {.path = "/qd", .title = "qd", .flags = PS_COL_KEY},
-    PS_COL_FIGURE("mbps", "MB/s", "MB/s", 0, PS_BETTER_HIGHER, 0),
-    PS_COL_FIGURE_RANGE("mbps", 0),
-    PS_COL_FIGURE_CV,
-    {.path = "/median_iops", .title = "IOPS", .better = PS_BETTER_HIGHER},
-    {.path = "/lat_us/p50", .title = "p50", .fmt = PS_FMT_US, .better = PS_BETTER_LOWER},
-    {.path = "/lat_us/p99", .title = "p99", .fmt = PS_FMT_US, .better = PS_BETTER_LOWER},
-};
+static const struct ps_col read_cols[] = {PS_IO_MATRIX_COLS};
 
 static const struct ps_col lat_cols[] = {
     {.path = "/name", .title = "drive", .flags = PS_COL_KEY},
@@ -910,29 +789,12 @@ static const struct ps_col cache_cols[] = {
      .better = PS_BETTER_HIGHER},
 };
 
-static const struct ps_col bad_cols[] = {
-    {.path = "^/name", .title = "drive", .flags = PS_COL_KEY},
-    {.path = "/lba_first", .title = "first LBA", .flags = PS_COL_KEY},
-    {.path = "/lba_last", .title = "last LBA"},
-    {.path = "/sectors", .title = "sectors", .better = PS_BETTER_LOWER},
-    {.path = "/hits", .title = "failed reads"},
-};
+static const struct ps_col bad_cols[] = {PS_LBA_RANGE_COLS};
 
 static const struct ps_block blocks[] = {
-    {.kind = PS_BLOCK_TABLE,
-     .id = "summary",
-     .title = "Read speed (O_DIRECT, medians after a warm-up run)",
-     .rows = "/drives",
-     .when = "/results",
-     .cols = PS_COLS(sum_cols),
-     .empty = "no drive was measured"},
-    {.kind = PS_BLOCK_TABLE,
-     .id = "matrix",
-     .title = "Read matrix (median of the runs; p50/p99 per request)",
-     .rows = "/drives",
-     .nested = "/results",
-     .cols = PS_COLS(read_cols),
-     .note = PS_FIGURE_NOTE},
+    PS_IO_SUMMARY_BLOCK("Read speed (O_DIRECT, medians after a warm-up run)", sum_cols,
+			"no drive was measured"),
+    PS_IO_MATRIX_BLOCK("Read matrix (median of the runs; p50/p99 per request)", read_cols),
     {.kind = PS_BLOCK_TABLE,
      .id = "latency",
      .title = "Latency of every read, user side",

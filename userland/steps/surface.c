@@ -17,59 +17,14 @@
 //config:	  failing piece is split down to single sectors, each read once, so
 //config:	  the unreadable LBAs are exact. Nothing is written.
 //kbuild:step-$(CONFIG_STEP_SURFACE) += surface.o
-//schema:{
-//schema:  "type": "object",
-//schema:  "properties": {
-//schema:    "mode": {"enum": ["sampled", "full"]},
-//schema:    "piece_bytes": {"type": "integer"},
-//schema:    "retry_policy": {"type": "string"},
-//schema:    "buckets": {"type": "array", "items": {"type": "string"}},
-//schema:    "drives": {"type": "array", "items": {
-//schema:      "type": "object",
-//schema:      "properties": {
-//schema:        "name": {"type": "string"},
-//schema:        "device": {"type": ["string", "null"]},
-//schema:        "skipped_reason": {"type": "string"},
-//schema:        "size_bytes": {"type": "integer"},
-//schema:        "planned_bytes": {"type": "integer"},
-//schema:        "scanned_bytes": {"type": "integer"},
-//schema:        "scanned_pct": {"type": "number"},
-//schema:        "coverage_pct": {"type": "number"},
-//schema:        "complete": {"type": "boolean"},
-//schema:        "stopped_at_lba": {"type": ["integer", "null"]},
-//schema:        "stop_reason": {"type": ["string", "null"]},
-//schema:        "seconds": {"type": "number"},
-//schema:        "mbps": {"type": ["number", "null"]},
-//schema:        "reads": {"type": "integer"},
-//schema:        "buckets": {"type": "object"},
-//schema:        "worst_ms": {"type": ["number", "null"]},
-//schema:        "recovered": {"type": "integer"},
-//schema:        "bad_sectors": {"type": "integer"},
-//schema:        "not_narrowed": {"type": "integer"},
-//schema:        "bad_ranges": {"type": "array", "items": {"type": "object",
-//schema:          "properties": {"lba_first": {"type": "integer"}, "lba_last": {"type": "integer"},
-//schema:                         "sectors": {"type": "integer"}},
-//schema:          "required": ["lba_first", "lba_last", "sectors"]}},
-//schema:        "slowest": {"type": "array", "items": {"type": "object"}},
-//schema:        "map": {"type": "array", "items": {"type": "object",
-//schema:          "properties": {"pos_pct": {"type": "number"}, "lat_ms": {"type": ["number", "null"]},
-//schema:                         "mean_ms": {"type": ["number", "null"]}, "reads": {"type": "integer"},
-//schema:                         "errors": {"type": "integer"}}}}
-//schema:      },
-//schema:      "required": ["name"]
-//schema:    }}
-//schema:  },
-//schema:  "required": ["mode", "drives"]
-//schema:}
 /* clang-format on */
 
 #include "core/config.h"
 #include "core/step.h"
-#include "lib/util.h"
 #include "engines/io/lba_ranges.h"
 #include "engines/io/surface.h"
 #include "engines/io/uring_io.h"
-#include "lib/json.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -96,6 +51,133 @@ static const char retry_policy[] =
     "drive, failing pieces are listed whole ('not narrowed'); the scan goes on past every "
     "error and stops only when the drive goes away";
 
+/* ---- the result: data{} as a struct, described once ---- */
+
+/* Reads by latency, in the buckets of engines/io/surface.h (ps_surface_bucket_key). */
+struct buckets {
+	uint64_t n[PS_SURF_BUCKETS];
+};
+
+struct slow_read {
+	uint64_t first, last;
+	double pos_pct, ms;
+};
+
+/* One cell of the latency map: a hundredth of the drive. */
+struct map_cell {
+	double pos_pct, lat_ms, mean_ms; /* worst and mean of the reads that read */
+	uint32_t reads, errors;
+};
+
+/* A drive: its name always; the rest once it was scanned (left out before). */
+struct drive_result {
+	char name[32];
+	const char *device;
+	char skipped_reason[300];
+	ps_tri direct;
+	int64_t size_bytes, planned_bytes, scanned_bytes;
+	double scanned_pct, coverage_pct;
+	ps_tri complete;
+	int64_t stopped_at_lba; /* -1: it did not stop early */
+	char stop_reason[300];
+	double seconds, mbps;
+	int64_t reads;
+	struct buckets *buckets;
+	double worst_ms;
+	int64_t recovered, bad_sectors, not_narrowed;
+	struct ps_lba_range_row *bad_ranges;
+	size_t n_bad_ranges;
+	struct slow_read *slowest;
+	size_t n_slowest;
+	struct map_cell *map;
+	size_t n_map;
+};
+
+struct surface_result {
+	int mode; /* modes[] */
+	unsigned int piece_bytes;
+	const char *retry_policy;
+	json_object *buckets; /* the bucket keys, in order */
+	struct drive_result *drives;
+	size_t n_drives;
+};
+
+/* surface=: the full plan scans a sample of each drive, or all of it. */
+static const char *const modes[] = {"sampled", "full", NULL};
+
+static const struct ps_field bucket_f[] = {
+    PS_FIELD(struct buckets, n[0], "lt5_ms"),	PS_FIELD(struct buckets, n[1], "lt20_ms"),
+    PS_FIELD(struct buckets, n[2], "lt50_ms"),	PS_FIELD(struct buckets, n[3], "lt150_ms"),
+    PS_FIELD(struct buckets, n[4], "lt500_ms"), PS_FIELD(struct buckets, n[5], "ge500_ms"),
+    PS_FIELD(struct buckets, n[6], "error"),
+};
+static const struct ps_fields bucket_fields = PS_FIELDS(struct buckets, bucket_f);
+
+static const struct ps_field slow_f[] = {
+    PS_FIELD(struct slow_read, first, "lba_first"),
+    PS_FIELD(struct slow_read, last, "lba_last"),
+    PS_FIELD(struct slow_read, pos_pct, "pos_pct", .unit = "%", .decimals = 2),
+    PS_FIELD(struct slow_read, ms, "ms", .unit = "ms", .decimals = 2),
+};
+static const struct ps_fields slow_fields = PS_FIELDS(struct slow_read, slow_f);
+
+static const struct ps_field map_f[] = {
+    PS_FIELD(struct map_cell, pos_pct, "pos_pct", .unit = "%", .decimals = 1),
+    PS_FIELD(struct map_cell, lat_ms, "lat_ms", .unit = "ms", .decimals = 2, .flags = PS_FLD_NULL),
+    PS_FIELD(struct map_cell, mean_ms, "mean_ms", .unit = "ms", .decimals = 2,
+	     .flags = PS_FLD_NULL),
+    PS_FIELD(struct map_cell, reads, "reads"),
+    PS_FIELD(struct map_cell, errors, "errors"),
+};
+static const struct ps_fields map_fields = PS_FIELDS(struct map_cell, map_f);
+
+#define SCANNED (PS_FLD_NULL | PS_FLD_OMIT) /* a figure of a scanned drive */
+
+static const struct ps_field drive_f[] = {
+    PS_FIELD(struct drive_result, name, "name"),
+    PS_FIELD(struct drive_result, device, "device", .flags = PS_FLD_NULL),
+    PS_FIELD(struct drive_result, skipped_reason, "skipped_reason", .flags = PS_FLD_OMIT),
+    PS_FIELD(struct drive_result, direct, "direct", .help = "O_DIRECT (false: buffered)",
+	     .flags = SCANNED),
+    PS_FIELD(struct drive_result, size_bytes, "size_bytes", .unit = "bytes", .flags = SCANNED),
+    PS_FIELD(struct drive_result, planned_bytes, "planned_bytes", .unit = "bytes",
+	     .flags = SCANNED),
+    PS_FIELD(struct drive_result, scanned_bytes, "scanned_bytes", .unit = "bytes",
+	     .flags = SCANNED),
+    PS_FIELD(struct drive_result, scanned_pct, "scanned_pct", .unit = "% of the plan",
+	     .decimals = 1, .flags = SCANNED),
+    PS_FIELD(struct drive_result, coverage_pct, "coverage_pct", .unit = "% of the drive",
+	     .decimals = 2, .flags = SCANNED),
+    PS_FIELD(struct drive_result, complete, "complete", .flags = SCANNED),
+    PS_FIELD(struct drive_result, stopped_at_lba, "stopped_at_lba", .flags = SCANNED),
+    PS_FIELD(struct drive_result, stop_reason, "stop_reason", .flags = PS_FLD_OMIT),
+    PS_FIELD(struct drive_result, seconds, "seconds", .unit = "s", .decimals = 2, .flags = SCANNED),
+    PS_FIELD(struct drive_result, mbps, "mbps", .unit = "MB/s", .decimals = 1, .flags = SCANNED),
+    PS_FIELD(struct drive_result, reads, "reads", .flags = SCANNED),
+    PS_FIELD_OBJP(struct drive_result, buckets, "buckets", &bucket_fields, .flags = PS_FLD_OMIT),
+    PS_FIELD(struct drive_result, worst_ms, "worst_ms", .unit = "ms", .decimals = 2,
+	     .flags = SCANNED),
+    PS_FIELD(struct drive_result, recovered, "recovered", .flags = SCANNED),
+    PS_FIELD(struct drive_result, bad_sectors, "bad_sectors", .flags = SCANNED),
+    PS_FIELD(struct drive_result, not_narrowed, "not_narrowed", .flags = SCANNED),
+    PS_FIELD_ARRAY(struct drive_result, bad_ranges, n_bad_ranges, "bad_ranges",
+		   &ps_lba_range_row_fields, .flags = PS_FLD_OMIT),
+    PS_FIELD_ARRAY(struct drive_result, slowest, n_slowest, "slowest", &slow_fields,
+		   .flags = PS_FLD_OMIT),
+    PS_FIELD_ARRAY(struct drive_result, map, n_map, "map", &map_fields, .flags = PS_FLD_OMIT),
+};
+static const struct ps_fields drive_fields = PS_FIELDS(struct drive_result, drive_f);
+
+static const struct ps_field surface_f[] = {
+    PS_FIELD_ENUM(struct surface_result, mode, "mode", modes),
+    PS_FIELD(struct surface_result, piece_bytes, "piece_bytes", .unit = "bytes"),
+    PS_FIELD(struct surface_result, retry_policy, "retry_policy"),
+    PS_FIELD(struct surface_result, buckets, "buckets",
+	     .schema = "{\"type\": \"array\", \"items\": {\"type\": \"string\"}}"),
+    PS_FIELD_ARRAY(struct surface_result, drives, n_drives, "drives", &drive_fields),
+};
+static const struct ps_fields surface_fields = PS_FIELDS(struct surface_result, surface_f);
+
 /* Reads, replaceable by tests/unit/test_surface.c (which includes this file): a
  * pread that can fail chosen sectors. Returns bytes read or -errno. */
 static ssize_t (*surface_pread)(int fd, void *buf, size_t len, uint64_t off);
@@ -113,7 +195,7 @@ static ssize_t real_pread(int fd, void *buf, size_t len, uint64_t off)
 struct scan {
 	struct ps_ctx *ctx;
 	const struct ps_drive *inv;
-	json_object *obj;
+	struct drive_result *out;
 	int fd;
 	unsigned char *buf;
 	unsigned int lsec;
@@ -226,73 +308,66 @@ static const char *skip_reason(const struct ps_ctx *ctx, const struct ps_drive *
 	return NULL;
 }
 
-static void results_json(struct scan *s, const struct ps_surface_sched *sch, uint64_t done_bytes,
-			 double seconds, bool complete, uint64_t stop_off)
+static void slowest_rows(struct scan *s)
 {
-	json_object *o = s->obj, *b = json_object_new_object(), *r = json_object_new_array();
-	json_object *slow = json_object_new_array(), *map = json_object_new_array();
+	struct drive_result *o = s->out;
 
-	ps_json_set(o, "size_bytes", json_object_new_int64((int64_t)s->size));
-	ps_json_set(o, "planned_bytes", json_object_new_int64((int64_t)sch->total_bytes));
-	ps_json_set(o, "scanned_bytes", json_object_new_int64((int64_t)done_bytes));
-	ps_json_set_num(
-	    o, "scanned_pct",
-	    sch->total_bytes ? 100.0 * (double)done_bytes / (double)sch->total_bytes : 0, 1);
-	ps_json_set_num(o, "coverage_pct", 100.0 * (double)done_bytes / (double)s->size, 2);
-	ps_json_set(o, "complete", json_object_new_boolean(complete));
-	ps_json_set(o, "stopped_at_lba",
-		    complete ? NULL : json_object_new_int64((int64_t)(stop_off / s->lsec)));
-	ps_json_set_num(o, "seconds", seconds, 2);
-	ps_json_set_num(o, "mbps", seconds > 0 ? (double)done_bytes / seconds / 1e6 : NAN, 1);
-	ps_json_set(o, "reads", json_object_new_int64((int64_t)s->reads));
-	for (int i = 0; i < PS_SURF_BUCKETS; i++)
-		ps_json_set(b, ps_surface_bucket_key(i),
-			    json_object_new_int64((int64_t)s->buckets[i]));
-	ps_json_set(o, "buckets", b);
-	ps_json_set_num(o, "worst_ms", s->reads ? (double)s->worst_ns / 1e6 : NAN, 2);
-	ps_json_set(o, "recovered", json_object_new_int64((int64_t)s->recovered));
-	ps_json_set(o, "not_narrowed", json_object_new_int64((int64_t)s->not_narrowed));
-	ps_json_set(o, "bad_sectors",
-		    json_object_new_int64((int64_t)ps_lba_ranges_sectors(&s->bad)));
-	for (size_t i = 0; i < s->bad.n; i++) {
-		json_object *e = json_object_new_object();
-
-		ps_json_set(e, "lba_first", json_object_new_int64((int64_t)s->bad.r[i].first));
-		ps_json_set(e, "lba_last", json_object_new_int64((int64_t)s->bad.r[i].last));
-		ps_json_set(
-		    e, "sectors",
-		    json_object_new_int64((int64_t)(s->bad.r[i].last - s->bad.r[i].first + 1)));
-		json_object_array_add(r, e);
-	}
-	ps_json_set(o, "bad_ranges", r);
-	for (size_t i = 0; i < s->slowest.n; i++) {
-		json_object *e = json_object_new_object();
+	o->slowest = ps_fields_new(&slow_fields, s->slowest.n);
+	o->n_slowest = o->slowest ? s->slowest.n : 0;
+	for (size_t i = 0; i < o->n_slowest; i++) {
 		const struct ps_surface_slow *x = &s->slowest.r[i];
 
-		ps_json_set(e, "lba_first", json_object_new_int64((int64_t)(x->off / s->lsec)));
-		ps_json_set(e, "lba_last",
-			    json_object_new_int64((int64_t)((x->off + x->len - 1) / s->lsec)));
-		ps_json_set_num(e, "pos_pct", 100.0 * (double)x->off / (double)s->size, 2);
-		ps_json_set_num(e, "ms", (double)x->lat_ns / 1e6, 2);
-		json_object_array_add(slow, e);
+		o->slowest[i].first = x->off / s->lsec;
+		o->slowest[i].last = (x->off + x->len - 1) / s->lsec;
+		o->slowest[i].pos_pct = 100.0 * (double)x->off / (double)s->size;
+		o->slowest[i].ms = (double)x->lat_ns / 1e6;
 	}
-	ps_json_set(o, "slowest", slow);
+}
+
+static void map_rows(struct scan *s)
+{
 	for (unsigned int c = 0; c < PS_SURF_CELLS; c++) {
 		const struct ps_surface_cell *cell = &s->map.cell[c];
 		uint32_t ok = cell->reads - cell->errors;
-		json_object *e;
+		struct map_cell *e;
 
-		if (!cell->reads)
+		if (!cell->reads ||
+		    !(e = ps_fields_grow(&map_fields, &s->out->map, &s->out->n_map)))
 			continue;
-		e = json_object_new_object();
-		ps_json_set_num(e, "pos_pct", 100.0 * c / PS_SURF_CELLS, 1);
-		ps_json_set_num(e, "lat_ms", ok ? (double)cell->worst_ns / 1e6 : NAN, 2);
-		ps_json_set_num(e, "mean_ms", ok ? (double)cell->sum_ns / ok / 1e6 : NAN, 2);
-		ps_json_set(e, "reads", json_object_new_int((int)cell->reads));
-		ps_json_set(e, "errors", json_object_new_int((int)cell->errors));
-		json_object_array_add(map, e);
+		e->pos_pct = 100.0 * c / PS_SURF_CELLS;
+		e->lat_ms = ok ? (double)cell->worst_ns / 1e6 : NAN;
+		e->mean_ms = ok ? (double)cell->sum_ns / ok / 1e6 : NAN;
+		e->reads = cell->reads;
+		e->errors = cell->errors;
 	}
-	ps_json_set(o, "map", map);
+}
+
+static void fill_result(struct scan *s, const struct ps_surface_sched *sch, uint64_t done_bytes,
+			double seconds, bool complete, uint64_t stop_off)
+{
+	struct drive_result *o = s->out;
+
+	o->size_bytes = (int64_t)s->size;
+	o->planned_bytes = (int64_t)sch->total_bytes;
+	o->scanned_bytes = (int64_t)done_bytes;
+	o->scanned_pct =
+	    sch->total_bytes ? 100.0 * (double)done_bytes / (double)sch->total_bytes : 0;
+	o->coverage_pct = 100.0 * (double)done_bytes / (double)s->size;
+	o->complete = complete;
+	o->stopped_at_lba = complete ? -1 : (int64_t)(stop_off / s->lsec);
+	o->seconds = seconds;
+	o->mbps = seconds > 0 ? (double)done_bytes / seconds / 1e6 : NAN;
+	o->reads = (int64_t)s->reads;
+	o->buckets = ps_fields_new(&bucket_fields, 1);
+	for (int i = 0; o->buckets && i < PS_SURF_BUCKETS; i++)
+		o->buckets->n[i] = s->buckets[i];
+	o->worst_ms = s->reads ? (double)s->worst_ns / 1e6 : NAN;
+	o->recovered = (int64_t)s->recovered;
+	o->not_narrowed = (int64_t)s->not_narrowed;
+	o->bad_sectors = (int64_t)ps_lba_ranges_sectors(&s->bad);
+	o->bad_ranges = ps_lba_range_rows(&s->bad, &o->n_bad_ranges);
+	slowest_rows(s);
+	map_rows(s);
 }
 
 static void findings(struct scan *s)
@@ -362,7 +437,7 @@ static enum outcome scan_drive(struct scan *s, bool full, bool *aborted)
 	int ret;
 
 	if (skip) {
-		ps_json_set_str(s->obj, "skipped_reason", skip);
+		snprintf(s->out->skipped_reason, sizeof(s->out->skipped_reason), "%s", skip);
 		return O_SKIPPED;
 	}
 	ps_path(path, sizeof(path), s->ctx->root, "/dev/%s", s->inv->name);
@@ -371,7 +446,7 @@ static enum outcome scan_drive(struct scan *s, bool full, bool *aborted)
 	if (s->fd < 0 || ps_uio_size(s->fd, &s->size) < 0 || s->size < s->lsec) {
 		snprintf(why, sizeof(why), "cannot read %.200s: %s", path,
 			 s->fd < 0 ? strerror(-s->fd) : "no size");
-		ps_json_set_str(s->obj, "skipped_reason", why);
+		snprintf(s->out->skipped_reason, sizeof(s->out->skipped_reason), "%s", why);
 		ps_findf(s->ctx, PS_SEV_WARN, ps_drive_ref(s->inv), "open_failed",
 			 "%s: check dmesg and the cable", why);
 		if (s->fd >= 0)
@@ -386,7 +461,7 @@ static enum outcome scan_drive(struct scan *s, bool full, bool *aborted)
 		return O_FAILED;
 	}
 	ps_surface_map_init(&s->map, s->size);
-	ps_json_set(s->obj, "direct", json_object_new_boolean(direct));
+	s->out->direct = direct;
 	snprintf(phase, sizeof(phase), "scan %s (%s)", s->inv->name, full ? "full" : "sampled");
 	ps_progress_phase(s->ctx, phase, sch.total_bytes, "B");
 	t0 = ps_mono_now();
@@ -409,29 +484,23 @@ static enum outcome scan_drive(struct scan *s, bool full, bool *aborted)
 
 		if (*aborted && !s->gone && i < sch.total)
 			ps_surface_piece(&sch, i, &stop, &len);
-		results_json(s, &sch, done, ps_mono_now() - t0, i == sch.total && !s->gone, stop);
+		fill_result(s, &sch, done, ps_mono_now() - t0, i == sch.total && !s->gone, stop);
 	}
 	if (*aborted)
-		ps_json_set_str(s->obj, "stop_reason",
-				"aborted by the user: the figures cover what "
-				"was scanned");
+		snprintf(s->out->stop_reason, sizeof(s->out->stop_reason),
+			 "aborted by the user: the figures cover what was scanned");
 	if (s->gone) {
-		char msg[300];
-
-		snprintf(msg, sizeof(msg), "%s went away at LBA %llu (%s)", s->inv->name,
+		snprintf(s->out->stop_reason, sizeof(s->out->stop_reason),
+			 "%s went away at LBA %llu (%s)", s->inv->name,
 			 (unsigned long long)(off / s->lsec), strerror(s->gone_err));
-		ps_json_set_str(s->obj, "stop_reason", msg);
 		ps_findf(s->ctx, PS_SEV_FAIL, ps_drive_ref(s->inv), "drive_gone",
-			 "%s: check its cable and power, and dmesg", msg);
+			 "%s: check its cable and power, and dmesg", s->out->stop_reason);
 	}
 	findings(s);
 	free(s->buf);
 	close(s->fd);
 	return O_SCANNED;
 }
-
-/* surface=: the full plan scans a sample of each drive, or all of it. */
-static const char *const modes[] = {"sampled", "full", NULL};
 
 static int parse_mode(const char *text, void *value, char *why, size_t whylen)
 {
@@ -462,39 +531,38 @@ static bool full_scan(const struct ps_ctx *ctx)
 
 static int run(struct ps_ctx *ctx)
 {
+	struct surface_result *out = ctx->result;
 	bool full = full_scan(ctx), aborted = false;
-	json_object *out = json_object_new_array(), *names = json_object_new_array();
 	unsigned int targets = 0, scanned = 0;
 	uint64_t bad = 0;
 
-	ps_json_set_str(ctx->data, "mode", full ? "full" : "sampled");
-	ps_json_set(ctx->data, "piece_bytes", json_object_new_int((int)PIECE));
-	ps_json_set_str(ctx->data, "retry_policy", retry_policy);
+	out->mode = full;
+	out->piece_bytes = PIECE;
+	out->retry_policy = retry_policy;
+	out->buckets = json_object_new_array();
+	out->drives = ps_fields_new(&drive_fields, ctx->inv->n_drives);
+	if (!out->buckets || !out->drives)
+		return -ENOMEM;
 	for (int b = 0; b < PS_SURF_BUCKETS; b++)
-		json_object_array_add(names, json_object_new_string(ps_surface_bucket_key(b)));
-	ps_json_set(ctx->data, "buckets", names);
-	ps_json_set(ctx->data, "drives", out);
+		json_object_array_add(out->buckets,
+				      json_object_new_string(ps_surface_bucket_key(b)));
 	for (size_t i = 0; i < ctx->inv->n_drives && !aborted; i++) {
 		struct scan s = {.ctx = ctx, .inv = &ctx->inv->drives[i], .fd = -1};
 		enum outcome o;
 
-		s.obj = json_object_new_object();
-		ps_json_set_str(s.obj, "name", s.inv->name[0] ? s.inv->name : "(unnamed)");
-		ps_json_set_str(s.obj, "device", s.inv->id);
-		json_object_array_add(out, s.obj);
+		s.out = &out->drives[out->n_drives++];
+		snprintf(s.out->name, sizeof(s.out->name), "%s",
+			 s.inv->name[0] ? s.inv->name : "(unnamed)");
+		s.out->device = s.inv->id;
 		o = scan_drive(&s, full, &aborted);
 		targets += o != O_SKIPPED;
 		scanned += o == O_SCANNED;
 		bad += ps_lba_ranges_sectors(&s.bad);
 		if (o == O_SCANNED && !aborted)
-			ps_examined(
-			    ctx, ps_drive_ref(s.inv), "scanned",
-			    "%s scan of %.1f%% of the drive, worst read %.1f ms",
-			    full ? "a full" : "a sampled",
-			    100.0 *
-				(double)json_object_get_int64(ps_json_get(s.obj, "scanned_bytes")) /
-				(double)(s.size ? s.size : 1),
-			    (double)s.worst_ns / 1e6);
+			ps_examined(ctx, ps_drive_ref(s.inv), "scanned",
+				    "%s scan of %.1f%% of the drive, worst read %.1f ms",
+				    full ? "a full" : "a sampled", s.out->coverage_pct,
+				    (double)s.worst_ns / 1e6);
 		ps_lba_ranges_free(&s.bad);
 	}
 	if (aborted)
@@ -557,12 +625,7 @@ static const struct ps_col bucket_cols[] = {
     {.path = "/recovered", .title = "recovered", .better = PS_BETTER_LOWER},
 };
 
-static const struct ps_col bad_cols[] = {
-    {.path = "^/name", .title = "drive", .flags = PS_COL_KEY},
-    {.path = "/lba_first", .title = "first LBA", .flags = PS_COL_KEY},
-    {.path = "/lba_last", .title = "last LBA"},
-    {.path = "/sectors", .title = "sectors", .better = PS_BETTER_LOWER},
-};
+static const struct ps_col bad_cols[] = {PS_LBA_RANGE_COLS};
 
 static const struct ps_col slow_cols[] = {
     {.path = "^/name", .title = "drive", .flags = PS_COL_KEY},
@@ -651,6 +714,7 @@ static const struct ps_step_ops surface_ops = {
     .after = "inventory",
     .data_version = DATA_VERSION,
     .view = &view,
+    .result = &surface_fields,
     .settings = (const struct ps_setting *const[]){&surface_mode, NULL},
     .run = run,
     .estimate_s = estimate,

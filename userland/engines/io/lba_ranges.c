@@ -61,3 +61,27 @@ void ps_lba_ranges_free(struct ps_lba_ranges *s)
 	free(s->r);
 	memset(s, 0, sizeof(*s));
 }
+
+/* hits came to surface's rows with the kit: its older reports lack it. */
+static const struct ps_field row_f[] = {
+    PS_FIELD(struct ps_lba_range_row, first, "lba_first"),
+    PS_FIELD(struct ps_lba_range_row, last, "lba_last"),
+    PS_FIELD(struct ps_lba_range_row, sectors, "sectors"),
+    PS_FIELD(struct ps_lba_range_row, hits, "hits", .help = "failing reads that touched it",
+	     .flags = PS_FLD_NEWER),
+};
+const struct ps_fields ps_lba_range_row_fields = PS_FIELDS(struct ps_lba_range_row, row_f);
+
+struct ps_lba_range_row *ps_lba_range_rows(const struct ps_lba_ranges *s, size_t *n)
+{
+	struct ps_lba_range_row *rows = s->n ? ps_fields_new(&ps_lba_range_row_fields, s->n) : NULL;
+
+	*n = rows ? s->n : 0;
+	for (size_t i = 0; i < *n; i++) {
+		rows[i].first = s->r[i].first;
+		rows[i].last = s->r[i].last;
+		rows[i].sectors = s->r[i].last - s->r[i].first + 1;
+		rows[i].hits = s->r[i].hits;
+	}
+	return rows;
+}

@@ -391,12 +391,124 @@ static int setup(struct engine *e)
 	return ret;
 }
 
+/* Where a job stands between one wait for completions and the next. */
+struct run_state {
+	uint64_t pos, left; /* the next sequential offset; bytes still to cover */
+	uint64_t start, last_check, last_done; /* ns */
+	uint64_t check_ns, budget_ns;
+	uint64_t rnd, nblocks; /* random positions: the generator and the blocks drawn from */
+	bool issuing;
+};
+
+/* Queue requests into every free slot while there is work and no stop. */
+static void issue(struct engine *e, struct run_state *st)
+{
+	const struct ps_uio_job *j = e->job;
+
+	while (st->issuing && !e->fatal && st->left > 0 && e->n_free > 0) {
+		unsigned int idx = e->free_slots[e->n_free - 1];
+		struct slot *s = &e->slots[idx];
+		uint64_t cover = st->left < j->bs ? st->left : j->bs, rest, want;
+
+		if (j->random)
+			st->pos = j->offset + next_random(&st->rnd) % st->nblocks * j->bs;
+		rest = j->size - st->pos;
+		/* The region advances by what it covers; the request is rounded to
+		 * whole aligned units (O_DIRECT refuses odd lengths, and a read
+		 * past the end just comes back short). */
+		if (cover > rest)
+			cover = rest;
+		want = (cover + PS_UIO_ALIGN - 1) / PS_UIO_ALIGN * PS_UIO_ALIGN;
+		if (want > j->bs)
+			want = j->bs;
+		*s = (struct slot){.off = st->pos, .len = (unsigned int)want};
+		if (queue_slot(e, idx) < 0) {
+			e->fatal = -EBUSY;
+			break;
+		}
+		e->n_free--;
+		e->inflight++;
+		st->left -= cover;
+		st->pos += cover;
+		if (st->pos >= j->size)
+			st->pos = 0;
+	}
+}
+
+/* Submit what is queued and wait for one completion, or the next check (t: now). */
+static int submit_and_wait(struct engine *e, struct run_state *st, uint64_t t)
+{
+	/* Wake in time for the next stop check and the end of the time budget,
+	 * however slow the drive (at least 1 ms ahead). */
+	uint64_t deadline = st->last_check + st->check_ns, wait;
+	struct __kernel_timespec ts;
+	struct io_uring_cqe *cqe;
+
+	if (st->budget_ns && st->issuing && st->start + st->budget_ns < deadline)
+		deadline = st->start + st->budget_ns;
+	if (deadline < t + 1000000)
+		deadline = t + 1000000;
+	if (e->timer_per_wait) {
+		wait = deadline - t;
+		ts.tv_sec = (long long)(wait / 1000000000ULL);
+		ts.tv_nsec = (long long)(wait % 1000000000ULL);
+		return io_uring_submit_and_wait_timeout(&e->ring, &cqe, 1, &ts, NULL);
+	}
+	if (!e->timer_armed && arm_timer(e, deadline) < 0) {
+		e->fatal = -EBUSY;
+		st->issuing = false;
+	}
+	/* One completion wakes it: a latency is read when its request is
+	 * reaped, so waiting for a batch would add to the first ones. */
+	return io_uring_submit_and_wait(&e->ring, 1);
+}
+
+/* Reap every completion, then the time budget and the periodic stop check. */
+static void reap(struct engine *e, struct run_state *st)
+{
+	const struct ps_uio_job *j = e->job;
+	struct ps_uio_result *res = e->res;
+	struct io_uring_cqe *cqe;
+	unsigned int head, seen = 0;
+	uint64_t t = now_ns();
+
+	io_uring_for_each_cqe(&e->ring, head, cqe)
+	{
+		uint64_t tag = io_uring_cqe_get_data64(cqe);
+
+		if (tag == TIMER_TAG) {
+			timer_done(e, cqe->res);
+		} else {
+			complete(e, (unsigned int)tag, cqe->res, t);
+			st->last_done = t;
+		}
+		seen++;
+	}
+	io_uring_cq_advance(&e->ring, seen);
+	if (st->budget_ns && t - st->start >= st->budget_ns && st->left > 0 && st->issuing) {
+		st->issuing = false;
+		res->time_up = true;
+	}
+	/* The check period runs on without a should_stop too: it paces the timer. */
+	if (t - st->last_check >= st->check_ns) {
+		st->last_check = t;
+		if (j->should_stop && st->issuing) {
+			if (j->progress)
+				j->progress(j->stop_arg, res->bytes);
+			if (j->should_stop(j->stop_arg)) {
+				st->issuing = false;
+				res->stopped = true;
+			}
+		}
+	}
+	if (e->fatal || res->eof)
+		st->issuing = false;
+}
+
 int ps_uio_read(const struct ps_uio_job *j, struct ps_uio_result *res)
 {
 	struct engine e = {.job = j, .res = res};
-	uint64_t pos, left, start, last_check, last_done, check_ns, budget_ns, wait;
-	uint64_t rnd, nblocks;
-	bool issuing = true;
+	struct run_state st = {.issuing = true};
 	int ret;
 
 	memset(res, 0, sizeof(*res));
@@ -408,48 +520,19 @@ int ps_uio_read(const struct ps_uio_job *j, struct ps_uio_result *res)
 		teardown(&e, false);
 		return ret;
 	}
-	check_ns = (uint64_t)(j->check_ms ? j->check_ms : 50) * 1000000ULL;
-	budget_ns = j->time_budget_s > 0 ? (uint64_t)(j->time_budget_s * 1e9) : 0;
-	pos = j->offset;
-	left = j->length;
-	rnd = j->seed ? j->seed : 0x9E3779B97F4A7C15ULL;
-	nblocks = j->random ? (j->size - j->offset) / j->bs : 0;
-	start = last_check = last_done = now_ns();
+	st.check_ns = (uint64_t)(j->check_ms ? j->check_ms : 50) * 1000000ULL;
+	st.budget_ns = j->time_budget_s > 0 ? (uint64_t)(j->time_budget_s * 1e9) : 0;
+	st.pos = j->offset;
+	st.left = j->length;
+	st.rnd = j->seed ? j->seed : 0x9E3779B97F4A7C15ULL;
+	st.nblocks = j->random ? (j->size - j->offset) / j->bs : 0;
+	st.start = st.last_check = st.last_done = now_ns();
 
 	for (;;) {
-		struct __kernel_timespec ts;
-		struct io_uring_cqe *cqe;
-		unsigned int head, seen = 0, queued_from = e.n_free;
-		uint64_t t, deadline;
+		unsigned int queued_from = e.n_free;
+		uint64_t t;
 
-		while (issuing && !e.fatal && left > 0 && e.n_free > 0) {
-			unsigned int idx = e.free_slots[e.n_free - 1];
-			struct slot *s = &e.slots[idx];
-			uint64_t cover = left < j->bs ? left : j->bs, rest, want;
-
-			if (j->random)
-				pos = j->offset + next_random(&rnd) % nblocks * j->bs;
-			rest = j->size - pos;
-			/* The region advances by what it covers; the request is rounded to
-			 * whole aligned units (O_DIRECT refuses odd lengths, and a read
-			 * past the end just comes back short). */
-			if (cover > rest)
-				cover = rest;
-			want = (cover + PS_UIO_ALIGN - 1) / PS_UIO_ALIGN * PS_UIO_ALIGN;
-			if (want > j->bs)
-				want = j->bs;
-			*s = (struct slot){.off = pos, .len = (unsigned int)want};
-			if (queue_slot(&e, idx) < 0) {
-				e.fatal = -EBUSY;
-				break;
-			}
-			e.n_free--;
-			e.inflight++;
-			left -= cover;
-			pos += cover;
-			if (pos >= j->size)
-				pos = 0;
-		}
+		issue(&e, &st);
 		if (e.inflight == 0)
 			break;
 		t = now_ns();
@@ -457,72 +540,21 @@ int ps_uio_read(const struct ps_uio_job *j, struct ps_uio_result *res)
 		 * popped from free_slots): a latency runs from here to its reaping. */
 		for (unsigned int i = e.n_free; i < queued_from; i++)
 			e.slots[e.free_slots[i]].t0 = t;
-		/* Wake in time for the next stop check and the end of the time budget,
-		 * however slow the drive (at least 1 ms ahead). */
-		deadline = last_check + check_ns;
-		if (budget_ns && issuing && start + budget_ns < deadline)
-			deadline = start + budget_ns;
-		if (deadline < t + 1000000)
-			deadline = t + 1000000;
-		if (e.timer_per_wait) {
-			wait = deadline - t;
-			ts.tv_sec = (long long)(wait / 1000000000ULL);
-			ts.tv_nsec = (long long)(wait % 1000000000ULL);
-			ret = io_uring_submit_and_wait_timeout(&e.ring, &cqe, 1, &ts, NULL);
-		} else {
-			if (!e.timer_armed && arm_timer(&e, deadline) < 0) {
-				e.fatal = -EBUSY;
-				issuing = false;
-			}
-			/* One completion wakes it: a latency is read when its request is
-			 * reaped, so waiting for a batch would add to the first ones. */
-			ret = io_uring_submit_and_wait(&e.ring, 1);
-		}
+		ret = submit_and_wait(&e, &st, t);
 		if (ret < 0 && ret != -ETIME && ret != -EINTR && ret != -EAGAIN && ret != -EBUSY) {
 			/* The ring itself failed: requests in flight cannot be reaped safely,
 			 * so the buffers are leaked with the ring's memory rather than reused. */
 			if (!e.fatal)
 				e.fatal = ret;
 			io_uring_queue_exit(&e.ring);
-			res->seconds = (double)(last_done - start) / 1e9;
+			res->seconds = (double)(st.last_done - st.start) / 1e9;
 			free(e.slots);
 			free(e.free_slots);
 			return e.fatal;
 		}
-		t = now_ns();
-		io_uring_for_each_cqe(&e.ring, head, cqe)
-		{
-			uint64_t tag = io_uring_cqe_get_data64(cqe);
-
-			if (tag == TIMER_TAG) {
-				timer_done(&e, cqe->res);
-			} else {
-				complete(&e, (unsigned int)tag, cqe->res, t);
-				last_done = t;
-			}
-			seen++;
-		}
-		io_uring_cq_advance(&e.ring, seen);
-		if (budget_ns && t - start >= budget_ns && left > 0 && issuing) {
-			issuing = false;
-			res->time_up = true;
-		}
-		/* The check period runs on without a should_stop too: it paces the timer. */
-		if (t - last_check >= check_ns) {
-			last_check = t;
-			if (j->should_stop && issuing) {
-				if (j->progress)
-					j->progress(j->stop_arg, res->bytes);
-				if (j->should_stop(j->stop_arg)) {
-					issuing = false;
-					res->stopped = true;
-				}
-			}
-		}
-		if (e.fatal || res->eof)
-			issuing = false;
+		reap(&e, &st);
 	}
-	res->seconds = (double)(last_done - start) / 1e9;
+	res->seconds = (double)(st.last_done - st.start) / 1e9;
 	teardown(&e, true);
 	return e.fatal;
 }
