@@ -819,11 +819,7 @@ char *ps_render_html(const struct ps_doc *doc)
 	ps_html_begin(f, title);
 	header(f, doc);
 	verdicts(f, doc);
-	step_summary(f, doc);
-	for (int pass = 0; pass < 2; pass++)
-		for (size_t i = 0; i < doc->nsections; i++)
-			if ((doc->sections[i].kind == PS_SEC_INVENTORY) == (pass == 1))
-				section(f, &doc->sections[i]);
+	/* beside the verdicts, as in the text: a setting ignored can explain one */
 	if (doc->nwarnings) {
 		fputs("<section id=\"warnings\"><h2>Warnings</h2><ul>\n", f);
 		for (size_t i = 0; i < doc->nwarnings; i++) {
@@ -833,6 +829,11 @@ char *ps_render_html(const struct ps_doc *doc)
 		}
 		fputs("</ul></section>\n", f);
 	}
+	step_summary(f, doc);
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < doc->nsections; i++)
+			if ((doc->sections[i].kind == PS_SEC_INVENTORY) == (pass == 1))
+				section(f, &doc->sections[i]);
 	ps_html_end(f);
 	fclose(f);
 	return buf ? buf : strdup("");

@@ -596,11 +596,12 @@ char *ps_render_text(const struct ps_doc *doc, unsigned int flags)
 	} else {
 		header(f, doc);
 		verdicts(f, doc);
+		/* beside the verdicts: a setting ignored can explain one */
+		warnings(f, doc);
 		step_summary(f, doc);
 		step_sections(f, doc, PS_SEC_STEP);
 		step_sections(f, doc, PS_SEC_INVENTORY);
 		recorders(f, doc);
-		warnings(f, doc);
 	}
 	fclose(f);
 	return buf ? buf : strdup("");
