@@ -67,6 +67,19 @@ static void row_key(const struct ps_doc_block *db, size_t r, bool by_device, cha
 	}
 }
 
+/* The device ids of row r, blank separated ("" when the row names none). */
+static void row_devices(const struct ps_doc_block *db, size_t r, char *buf, size_t len)
+{
+	const struct ps_block *d = db->desc;
+	const struct ps_cell *row = &db->cells[r * d->ncols];
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (size_t c = 0; c < d->ncols && o + 1 < len; c++)
+		if ((d->cols[c].flags & PS_COL_DEVICE) && row[c].type == PS_CELL_STR && row[c].str)
+			o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? " " : "", row[c].str);
+}
+
 static bool figure_col(const struct ps_col *col)
 {
 	return !(col->flags & (PS_COL_KEY | PS_COL_DEVICE)) && col->fmt != PS_FMT_RANGE;
@@ -132,8 +145,10 @@ static int collect_section(struct ps_cmp *c, size_t *cap, size_t run,
 				f = find_fig(c, cap, s->id, d, &d->cols[k], key);
 				if (!f)
 					return -ENOMEM;
-				if (!f->row[0])
+				if (!f->row[0]) {
 					snprintf(f->row, sizeof(f->row), "%s", label);
+					row_devices(db, r, f->dev, sizeof(f->dev));
+				}
 				f->env = (d->flags & PS_BLOCK_ENV) != 0;
 				f->step = s->kind == PS_SEC_STEP;
 				if (f->v[run].present)
@@ -222,6 +237,86 @@ static void judge(struct ps_cmp_figure *f, size_t j)
 		b->mark = PS_CMP_BETTER;
 	else
 		b->mark = PS_CMP_WORSE;
+}
+
+static int mark_rank(enum ps_cmp_mark m);
+
+/* Is g the figure f, shown twice: one device's, a number in every run and equal in each? */
+static bool same_figure(const struct ps_cmp *c, const struct ps_cmp_figure *f,
+			const struct ps_cmp_figure *g)
+{
+	if (f->env || g->env || !f->dev[0] || strcmp(f->dev, g->dev) ||
+	    strcmp(f->section, g->section))
+		return false;
+	for (size_t j = 0; j < c->nruns; j++) {
+		const struct ps_cmp_value *a = &f->v[j], *b = &g->v[j];
+
+		if (!a->present || !b->present || a->cell.type != PS_CELL_NUM ||
+		    b->cell.type != PS_CELL_NUM || a->cell.num != b->cell.num)
+			return false;
+	}
+	return true;
+}
+
+/* A mark made against the runs' spread. */
+static bool judged(enum ps_cmp_mark m)
+{
+	return m == PS_CMP_WORSE || m == PS_CMP_BETTER || m == PS_CMP_NOISE;
+}
+
+/*
+ * Two figures of one row measured by the same runs (one CV: MB/s and IOPS at
+ * one block size) move together: the one without a min-max of its own takes
+ * the judgement its sibling made from the ranges, so a row never reads WORSE
+ * and "within spread" for one change.
+ */
+static void judge_siblings(struct ps_cmp *c)
+{
+	for (size_t i = 0; i < c->nfig; i++) {
+		struct ps_cmp_figure *f = &c->fig[i];
+
+		if (!f->col->spread || (f->col->min && f->col->max))
+			continue;
+		for (size_t k = 0; k < c->nfig; k++) {
+			const struct ps_cmp_figure *g = &c->fig[k];
+
+			if (g == f || g->block != f->block || strcmp(g->key, f->key) ||
+			    !g->col->spread || strcmp(g->col->spread, f->col->spread) ||
+			    !g->col->min || !g->col->max || g->col->better != f->col->better)
+				continue;
+			f->mark = PS_CMP_SAME;
+			for (size_t j = 1; j < c->nruns; j++) {
+				if (judged(f->v[j].mark) && judged(g->v[j].mark))
+					f->v[j].mark = g->v[j].mark;
+				if (mark_rank(f->v[j].mark) > mark_rank(f->mark))
+					f->mark = f->v[j].mark;
+			}
+			break;
+		}
+	}
+}
+
+/*
+ * A figure a step shows in two tables (the drive's headline and the same
+ * median in its matrix) is judged once: the table that knows its spread
+ * wins, else the first; the other copy is left out of the lists and tallies.
+ */
+static void judge_once(struct ps_cmp *c)
+{
+	for (size_t i = 0; i < c->nfig; i++) {
+		struct ps_cmp_figure *f = &c->fig[i];
+
+		for (size_t k = i + 1; k < c->nfig && !f->same_as && f->mark != PS_CMP_SAME; k++) {
+			struct ps_cmp_figure *g = &c->fig[k];
+
+			if (g->same_as || !same_figure(c, f, g))
+				continue;
+			if (judged(g->mark) && !judged(f->mark))
+				f->same_as = g;
+			else
+				g->same_as = f;
+		}
+	}
 }
 
 static int mark_rank(enum ps_cmp_mark m)
@@ -348,6 +443,14 @@ struct ps_cmp *ps_compare(const struct ps_doc *const *docs, const char *const *l
 			if (mark_rank(f->v[j].mark) > mark_rank(f->mark))
 				f->mark = f->v[j].mark;
 		}
+	}
+	judge_siblings(c);
+	judge_once(c);
+	for (size_t i = 0; i < c->nfig; i++) {
+		const struct ps_cmp_figure *f = &c->fig[i];
+
+		if (f->same_as)
+			continue;
 		if (f->env) {
 			c->env_changed += f->mark != PS_CMP_SAME;
 			continue;
@@ -583,7 +686,7 @@ static void devices_text(FILE *out, const struct ps_cmp *c)
 /* A step's figures that differ; the conditions of the runs have their own list. */
 static bool fig_shown(const struct ps_cmp_figure *f)
 {
-	return !f->env && f->mark != PS_CMP_SAME;
+	return !f->env && f->mark != PS_CMP_SAME && !f->same_as;
 }
 
 static void block_heading(FILE *out, const struct ps_cmp_figure *f)
