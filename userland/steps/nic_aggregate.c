@@ -378,8 +378,22 @@ static int run(struct ps_ctx *ctx)
 			np = ps_ports_pairs(&ps, reach, pairs);
 	}
 	if (!aborted && np < 2) {
+		size_t up = ps_ports_with_link(&ps);
+
 		ps_ports_close(&ps);
-		ps_step_reason(ctx, "needs two pairs of ports cabled to each other; found %zu", np);
+		/* under 4 ports with link no pairs were looked for: "found 0" would contradict
+		 * the pair nic_loop found */
+		if (up < 4)
+			ps_step_reason(
+			    ctx,
+			    "needs two pairs of ports cabled to each other (4 ports with "
+			    "link); %zu port%s ha%s link",
+			    up, up == 1 ? "" : "s", up == 1 ? "s" : "ve");
+		else
+			ps_step_reason(ctx,
+				       "needs two pairs of ports cabled to each other; found %zu "
+				       "among %zu ports with link",
+				       np, up);
 		return PS_SKIPPED;
 	}
 	for (size_t k = 0; k < np; k++) {
