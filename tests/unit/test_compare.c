@@ -204,6 +204,19 @@ static void test_within_noise(void)
 	CHECK(strstr(r.text, "module: A loaded, B not loaded") != NULL);
 	CHECK(strstr(r.text, "%  WORSE") == NULL);
 	check_text(r.text);
+	/* the page leads with what changed; what no spread judges comes last, collapsed */
+	{
+		const char *lead = strstr(r.html, "Worse or better beyond the runs' spread: 0"),
+			   *devs = strstr(r.html, "<h2>Devices and verdicts</h2>"),
+			   *noise = strstr(r.html, "Changed within the runs' spread: "),
+			   *unj = strstr(r.html, "<details id=\"part-3\"><summary>Not judged");
+
+		CHECK(lead && devs && noise && unj && lead < devs && devs < noise && noise < unj);
+		/* devices by the label on the desk, the stable id only as the row's title */
+		CHECK(strstr(r.html, "<td>QEMU HARDDISK S/N PS-SATA-0001 (sda)</td>") != NULL);
+		CHECK(strstr(r.html, "<td>pcie:") == NULL);
+		CHECK(strstr(r.html, "<td>drive:") == NULL);
+	}
 	done(&r);
 }
 
