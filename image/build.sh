@@ -85,24 +85,18 @@ fill() {
 		-e "s|@DEFAULT_PLAN@|$default_plan|g" "$1"
 }
 fill image/syslinux.cfg >"$work/syslinux.cfg"
-# mirror.cfg: the same entries with CONSOLE 0 and without entry 8, which leads
-# to it (image/syslinux.cfg says why).
-sed -e 's|^SERIAL .*|&\nCONSOLE 0|' -e '/^# Keep this entry last/,$d' \
-	-e 's|/syslinux/menu.txt|/syslinux/mirror.txt|g' "$work/syslinux.cfg" >"$work/mirror.cfg"
 fill image/grub.cfg >"$work/grub.cfg"
 fill image/probestick.cfg >"$work/probestick.cfg"
 # The list syslinux shows (DISPLAY): the entries' MENU LABELs, numbered as
 # their LABELs, in plain text that reads the same on the screen and on a
 # serial line.
-menu_txt() {
+{
 	printf '\n  probestick %s (BIOS) - type a number and Enter\n\n' "$version"
 	awk '$1 == "LABEL" { n = $2 } $1 == "MENU" && $2 == "LABEL" { sub(/^[ \t]*MENU LABEL /, ""); printf "    %s  %s\n", n, $0 }' \
-		"$1"
+		"$work/syslinux.cfg"
 	printf '\n  %s starts in %s s; any key stops the count. F1 shows this list again.\n' \
-		"$(sed -n 's/^DEFAULT //p' "$1")" "$timeout"
-}
-menu_txt "$work/syslinux.cfg" >"$work/menu.txt"
-menu_txt "$work/mirror.cfg" >"$work/mirror.txt"
+		"$(sed -n 's/^DEFAULT //p' "$work/syslinux.cfg")" "$timeout"
+} >"$work/menu.txt"
 
 # UEFI: Debian's signed chain, taken from the packages make deps downloaded.
 # shim's fallback (fbx64.efi) stays out: beside BOOTX64.EFI it would take over
@@ -239,7 +233,7 @@ syslinux --install --directory /syslinux "$fat"
 bk=$(od -An -tu2 -j 50 -N 2 "$fat" | tr -d ' ')
 [[ $bk =~ ^[0-9]+$ ]] && [ "$bk" -gt 0 ] || die "the FAT32 boot sector names no backup sector (BPB_BkBootSec '$bk')"
 dd if="$fat" of="$fat" bs=512 count=1 seek="$bk" conv=notrunc status=none
-mcopy -i "$fat" "$work/syslinux.cfg" "$work/menu.txt" "$work/mirror.cfg" "$work/mirror.txt" "${syslinux_ui[@]}" ::/syslinux/
+mcopy -i "$fat" "$work/syslinux.cfg" "$work/menu.txt" "${syslinux_ui[@]}" ::/syslinux/
 mcopy -i "$fat" "$work/BOOTX64.EFI" "$work/grubx64.efi" "$work/mmx64.efi" ::/EFI/BOOT/
 # Where Debian's signed GRUB looks first: its prefix, /EFI/debian, on the
 # partition it was loaded from (a search of other disks comes only after).

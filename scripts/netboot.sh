@@ -133,8 +133,6 @@ awk -v speed="$speed" -v tds="$((timeout > 0 ? timeout * 10 : 1))" -v initrds="$
 	echo "${initrds[*]}"
 )" -v append="$append" '
 	NR == 1 { print "# pxelinux: the stick'"'"'s entries (image/syslinux.cfg), made by scripts/netboot.sh" }
-	# entry 8 (one copy on a mirrored serial line) loads the stick'"'"'s mirror.cfg: not here
-	/^# Keep this entry last/ { exit }
 	/^[ \t]*#/ { next }
 	{ gsub(/@SPEED@/, speed); gsub(/@TIMEOUT_DS@/, tds) }
 	$1 == "LABEL" { linux = 0 }
@@ -186,8 +184,6 @@ awk -v initrds="${initrds[*]}" -v speed="$speed" -v timeout="$timeout" -v append
 		print "set args BOOTIF=01-${netX/mac:hexhyp}" (append == "" ? "" : " " append)
 		print "menu probestick " version " (network) || goto e1"
 	}
-	/^# Keep this entry last/ { stop = 1 } # entry 8 is the stick'\''s own (mirror.cfg)
-	stop { next }
 	$1 == "LABEL" { label = $2 }
 	$1 == "MENU" && $2 == "LABEL" { sub(/^[ \t]*MENU LABEL /, ""); title[label] = $0; order[++count] = label }
 	$1 == "APPEND" { sub(/^[ \t]*APPEND /, ""); sub(/probestick.partuuid=@PARTUUID@ */, ""); gsub(/@SPEED@/, speed); args[label] = $0 }
