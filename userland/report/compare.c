@@ -903,12 +903,12 @@ static bool in_part(const struct ps_cmp_figure *f, enum fig_part p)
 	}
 }
 
-/* Close a block's table; for the judged figures a chart per column with a range. */
+/* Close a block's table; for figures judged against a spread a chart per column with a range. */
 static void block_end(FILE *f, const struct ps_cmp *c, const struct ps_cmp_figure *last,
 		      enum fig_part part)
 {
 	fputs("</tbody></table></div>\n", f);
-	for (size_t k = 0; part == PART_JUDGED && k < c->nfig; k++) {
+	for (size_t k = 0; (part == PART_JUDGED || part == PART_NOISE) && k < c->nfig; k++) {
 		const struct ps_cmp_figure *fk = &c->fig[k];
 		bool first = true;
 
