@@ -6,6 +6,9 @@ import json
 import os
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import report_agrees  # noqa: E402
+
 
 
 def skipped_as_expected(name, s):
@@ -223,6 +226,8 @@ def main():
     txt = os.path.join(os.path.dirname(report_path), "report.txt")
     if not os.path.isfile(txt) or os.path.getsize(txt) == 0:
         bad.append("report.txt is missing or empty beside report.json")
+    # no contradictions: steps' status, their rows and the verdict block agree
+    bad += ["contradiction: " + b for b in report_agrees.check(report_path, True)]
 
     for b in bad:
         print("report: " + b)

@@ -204,6 +204,19 @@ static void test_within_noise(void)
 	CHECK(strstr(r.text, "module: A loaded, B not loaded") != NULL);
 	CHECK(strstr(r.text, "%  WORSE") == NULL);
 	check_text(r.text);
+	/* the page leads with what changed; what no spread judges comes last, collapsed */
+	{
+		const char *lead = strstr(r.html, "Worse or better beyond the runs' spread: 0"),
+			   *devs = strstr(r.html, "<h2>Devices and verdicts</h2>"),
+			   *noise = strstr(r.html, "Changed within the runs' spread: "),
+			   *unj = strstr(r.html, "<details id=\"part-3\"><summary>Not judged");
+
+		CHECK(lead && devs && noise && unj && lead < devs && devs < noise && noise < unj);
+		/* devices by the label on the desk, the stable id only as the row's title */
+		CHECK(strstr(r.html, "<td>QEMU HARDDISK S/N PS-SATA-0001 (sda)</td>") != NULL);
+		CHECK(strstr(r.html, "<td>pcie:") == NULL);
+		CHECK(strstr(r.html, "<td>drive:") == NULL);
+	}
 	done(&r);
 }
 
@@ -247,6 +260,76 @@ static void test_real_change(void)
 		CHECK_INT(r.c->better, 1);
 		done(&r);
 	}
+	json_object_put(a);
+	json_object_put(b);
+}
+
+/*
+ * Compare judges a figure once: no two listed figures are one device's equal
+ * values in every run (a headline repeated by the matrix), and figures of one
+ * row measured by the same runs (one CV) carry one mark.
+ */
+static void check_judged_once(const struct ps_cmp *c)
+{
+	for (size_t i = 0; c && i < c->nfig; i++) {
+		const struct ps_cmp_figure *f = &c->fig[i];
+
+		if (f->same_as || f->env || f->mark == PS_CMP_SAME)
+			continue;
+		for (size_t k = i + 1; k < c->nfig; k++) {
+			const struct ps_cmp_figure *g = &c->fig[k];
+			bool equal = f->dev[0] && strcmp(f->dev, g->dev) == 0;
+
+			if (g->same_as || g->env || g->mark == PS_CMP_SAME)
+				continue;
+			for (size_t j = 0; equal && j < c->nruns; j++)
+				equal = f->v[j].present && g->v[j].present &&
+					f->v[j].cell.type == PS_CELL_NUM &&
+					g->v[j].cell.type == PS_CELL_NUM &&
+					f->v[j].cell.num == g->v[j].cell.num;
+			CHECK(!equal);
+			if (g->block == f->block && strcmp(g->key, f->key) == 0 && f->col->spread &&
+			    g->col->spread && strcmp(f->col->spread, g->col->spread) == 0 &&
+			    f->col->better == g->col->better)
+				CHECK_INT(g->mark, f->mark);
+		}
+	}
+}
+
+static void test_judged_once(void)
+{
+	json_object *a = fixture("healthy-v2.json"), *b = fixture("healthy-v2.json");
+	json_object *dr[2] = {seq_drive(a, "sda"), seq_drive(b, "sda")};
+	static const double mbps[2][4] = {{711.1, 525.0, 757.6, 14.3}, {37.0, 27.3, 39.4, 14.3}};
+	const char *dirs[2];
+	struct result r;
+	const struct ps_cmp_figure *f;
+
+	/* sda at 711 MB/s, then 37 (-94.8%): the headline and the matrix hold one median */
+	for (int k = 0; k < 2; k++) {
+		json_object *res = ps_json_at(ps_json_arr(dr[k], "results"), 0);
+
+		ps_json_set_num(res, "median_mbps", mbps[k][0], 1);
+		ps_json_set_num(res, "min_mbps", mbps[k][1], 1);
+		ps_json_set_num(res, "max_mbps", mbps[k][2], 1);
+		ps_json_set_num(res, "cv_pct", mbps[k][3], 1);
+		ps_json_set_num(res, "median_iops", k ? 35 : 678, 0);
+		ps_json_set_num(dr[k], "seq_mbps", mbps[k][0], 1);
+	}
+	dirs[0] = save("once-a", a);
+	dirs[1] = save("once-b", b);
+	r = run(dirs, 2);
+	check_judged_once(r.c);
+	f = figure(r.c, "disk_read", "sda seq 1M qd 8", "MB/s");
+	CHECK(f && f->mark == PS_CMP_WORSE && !f->same_as);
+	/* its IOPS: the same runs, the same judgement, not "within spread" or "not judged" */
+	f = figure(r.c, "disk_read", "sda seq 1M qd 8", "IOPS");
+	CHECK(f && f->mark == PS_CMP_WORSE);
+	/* the headline's copy is not listed a second time as "not judged" */
+	CHECK(strstr(r.text, "-94.8%  not judged") == NULL);
+	CHECK(strstr(r.text, "-94.8%  WORSE") != NULL);
+	check_text(r.text);
+	done(&r);
 	json_object_put(a);
 	json_object_put(b);
 }
@@ -369,6 +452,7 @@ int main(void)
 	test_identical();
 	test_within_noise();
 	test_real_change();
+	test_judged_once();
 	test_missing_device();
 	test_other_machine_and_old_schema();
 	test_three_runs();

@@ -140,7 +140,8 @@ static void test_cmdline(void)
 	CHECK_STR(cfg.plan, "quick");
 	CHECK_INT(count(w), 3);
 	CHECK(strstr(warning(w, 0), "kernel command line") != NULL);
-	CHECK(strstr(warning(w, 0), "keeping plan=quick") != NULL);
+	CHECK(strstr(warning(w, 0), "keeping plan=quick (set earlier; the default is menu)") !=
+	      NULL);
 	CHECK(strstr(warning(w, 1), "colour") != NULL);
 	CHECK(strstr(warning(w, 2), "no '='") != NULL);
 
@@ -271,9 +272,28 @@ static void test_memtest_burnin(void)
 	CHECK_STR(cfg.wall_idle, "");
 }
 
+/* A rejected value's warning names what stays and what the default is. */
+static void test_keeping_names_default(void)
+{
+	static const char text[] = "burnin=forever\nthen=halt\nburnin=10m\nburnin=x\n";
+	struct ps_config cfg;
+	json_object *w = json_object_new_array();
+
+	ps_config_defaults(&cfg);
+	ps_config_parse_text(&cfg, text, strlen(text), "probestick.cfg", w);
+	CHECK_INT(count(w), 3);
+	/* burnin's default is unset: the plan's own budget, which its help names */
+	CHECK(strstr(warning(w, 0), "keeping the default (burnin unset: ") != NULL);
+	CHECK(strstr(warning(w, 0), "full plan: 60s") != NULL);
+	CHECK(strstr(warning(w, 1), "keeping then=menu, the default") != NULL);
+	CHECK(strstr(warning(w, 2), "keeping burnin=10m (set earlier; by default unset: ") != NULL);
+	json_object_put(w);
+}
+
 int main(void)
 {
 	test_memtest_burnin();
+	test_keeping_names_default();
 	test_cfg_random_bytes();
 	test_cfg_table();
 	test_cfg_garbage();

@@ -14,6 +14,7 @@
 #include "lib/json.h"
 #include "report/report.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,11 +86,38 @@ static void test_healthy(void)
 	CHECK(strstr(html, "<td class=\"n\">882</td>") != NULL);
 	/* device ids ride along as row titles, not as columns */
 	CHECK(strstr(html, "<tr title=\"drive:sn:QEMU_HARDDISK:PS-SATA-0001\">") != NULL);
+	/* a finding's value rounded by its unit, not "61.6358 %" */
+	CHECK(strstr(html, "(value 62 %, limit 20 %)") != NULL);
+	CHECK(strstr(html, "61.6358") == NULL);
+	/* a 0.2 s step's load, sampled once: a note, not a nearly empty chart */
+	CHECK(strstr(html, "CPU busy per core over the step: 1 point, too few to draw") != NULL);
 	/* five steps, four with load and probe charts: 209 kB (the recorded quick plan) */
 	CHECK(strlen(html) < 256 * 1024);
 	printf("healthy-v2 report.html: %zu bytes\n", strlen(html));
 	free(html);
 	json_object_put(r);
+}
+
+/* Numbers that come with only a unit, rounded as a person reads that unit. */
+static void test_num_text(void)
+{
+	static const struct {
+		double v;
+		const char *unit, *want;
+	} cases[] = {
+	    {27.7591, "%", "28 %"},	 {4.25, "%", "4.2 %"},
+	    {20, "%", "20 %"},		 {275.9302, "Mbit/s", "276 Mbit/s"},
+	    {49.94, "C", "49.9 C"},	 {0.1438, NULL, "0.14"},
+	    {0.5, "s", "0.5 s"},	 {3.7, "GB/s", "3.7 GB/s"},
+	    {42, "frames", "42 frames"}, {NAN, "%", "-"},
+	    {-12.345, "dB", "-12.3 dB"},
+	};
+	char buf[64];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ps_num_text(cases[i].v, cases[i].unit, buf, sizeof(buf));
+		CHECK_STR(buf, cases[i].want);
+	}
 }
 
 /* ---- a step no renderer knows: a histogram and a surface map through its view ---- */
@@ -230,6 +258,7 @@ static void test_incomplete(void)
 
 int main(void)
 {
+	test_num_text();
 	test_healthy();
 	test_unknown_step();
 	test_incomplete();

@@ -219,12 +219,37 @@ static void test_use(void)
 	CHECK_INT(u.probe_error, -ENOENT);
 }
 
+/* scratch= checked against the drives at boot: NOPE names none, a padded sysfs serial counts. */
+static void test_split(void)
+{
+	struct ps_drive d[2] = {0};
+	struct ps_scratch_list named, found, missing;
+	char why[128];
+
+	snprintf(d[0].serial, sizeof(d[0].serial), "WD-WCC4E1234567");
+	snprintf(d[1].serial, sizeof(d[1].serial), "S3Z9NB0K123456");
+	snprintf(d[1].sysfs_serial, sizeof(d[1].sysfs_serial), "  PS-SATA-0001  ");
+	CHECK_INT(ps_scratch_parse("NOPE", &named, why, sizeof(why)), 0);
+	CHECK_INT(ps_scratch_split(&named, d, 2, &found, &missing), 1);
+	CHECK_INT(found.n, 0);
+	CHECK_STR(missing.serial[0], "NOPE");
+	CHECK_INT(ps_scratch_parse("PS-SATA-0001,NOPE,WD-WCC4E1234567", &named, why, sizeof(why)),
+		  0);
+	CHECK_INT(ps_scratch_split(&named, d, 2, &found, &missing), 1);
+	CHECK_INT(found.n, 2);
+	CHECK_STR(found.serial[0], "PS-SATA-0001");
+	CHECK_STR(found.serial[1], "WD-WCC4E1234567");
+	CHECK_STR(missing.serial[0], "NOPE");
+	CHECK_INT(ps_scratch_split(&named, d, 0, &found, &missing), 3); /* no drives at all */
+}
+
 int main(void)
 {
 	char cmd[4200];
 
 	CHECK(mkdtemp(root) != NULL);
 	test_parse();
+	test_split();
 	test_decide();
 	test_use();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);

@@ -19,7 +19,9 @@
 #include "collect/collect.h"
 #include "core/plan.h"
 #include "core/recorders.h"
+#include "core/scratch.h"
 #include "hw/hw.h"
+#include "hw/readers.h"
 #include "report/compare.h"
 #include "report/fleet_compare.h"
 #include "report/html.h"
@@ -269,15 +271,89 @@ static int set_scratch(struct session *s, const struct opts *o)
 	return 0;
 }
 
+/* At boot the first few warnings, then a count: twenty lines would scroll the rest away. */
+#define BOOT_WARNINGS_SHOWN 3
+
+/* Errors (config_error()) first, each in full; then warnings up to BOOT_WARNINGS_SHOWN. */
 static void print_warnings(struct ps_console *con, json_object *w)
 {
-	for (size_t i = 0; i < json_object_array_length(w); i++) {
-		char line[1200];
+	size_t n = json_object_array_length(w), shown = 0, hidden = 0;
+	char line[1200];
 
-		snprintf(line, sizeof(line), "warning: %s",
-			 json_object_get_string(json_object_array_get_idx(w, i)));
+	for (int errors = 1; errors >= 0; errors--) {
+		for (size_t i = 0; i < n; i++) {
+			const char *t = json_object_get_string(json_object_array_get_idx(w, i));
+			bool is_error = strncmp(t, "error: ", 7) == 0;
+
+			if (is_error != errors)
+				continue;
+			if (!is_error && shown++ >= BOOT_WARNINGS_SHOWN) {
+				hidden++;
+				continue;
+			}
+			snprintf(line, sizeof(line), "%s%s", is_error ? "" : "warning: ", t);
+			ps_ui_say(con, 0, line);
+		}
+	}
+	if (hidden) {
+		snprintf(line, sizeof(line),
+			 "warning: %zu more: every warning is in each report, under Warnings "
+			 "after the verdicts",
+			 hidden);
 		ps_ui_say(con, 0, line);
 	}
+}
+
+/* The serials of l, comma separated, into out. */
+static void serials_csv(const struct ps_scratch_list *l, char *out, size_t len)
+{
+	size_t o = 0;
+
+	out[0] = '\0';
+	for (size_t i = 0; i < l->n && o < len; i++)
+		o += (size_t)snprintf(out + o, len - o, "%s%s", i ? "," : "", l->serial[i]);
+}
+
+/*
+ * scratch= checked against the drives before the menu: a serial no drive here
+ * carries (scratch=NOPE, a drive since taken out) is an error said at once and
+ * dropped, and the plans go on with the serials that match. disk_write decides
+ * again before it writes (core/scratch.h).
+ */
+static void check_scratch(struct session *s)
+{
+	struct ps_inventory inv = {0};
+	struct ps_scratch_list found, missing;
+	char msg[2400], gone[sizeof(s->cfg.scratch)], kept[sizeof(s->cfg.scratch)], why[256];
+	size_t o = 0;
+
+	if (!ps_scratch_named(&s->cfg) ||
+	    ps_read_drives(s->root, s->cfg.boot_disk, &inv.drives, &inv.n_drives) < 0)
+		return;
+	ps_inventory_smartctl_identity(&inv, s->root, NULL, NULL);
+	if (ps_scratch_split(&s->cfg.scratch_list, inv.drives, inv.n_drives, &found, &missing)) {
+		serials_csv(&missing, gone, sizeof(gone));
+		serials_csv(&found, kept, sizeof(kept));
+		o = (size_t)snprintf(
+		    msg, sizeof(msg),
+		    "error: scratch=%s: no drive here has the serial%s %s; the drives "
+		    "are",
+		    s->cfg.scratch, missing.n > 1 ? "s" : "", gone);
+		for (size_t i = 0; i < inv.n_drives && o < sizeof(msg); i++)
+			o += (size_t)snprintf(
+			    msg + o, sizeof(msg) - o, "%s %s %s serial %s", i ? "," : "",
+			    inv.drives[i].name, inv.drives[i].model[0] ? inv.drives[i].model : "?",
+			    inv.drives[i].serial[0] ? inv.drives[i].serial : "(none)");
+		if (o < sizeof(msg))
+			snprintf(msg + o, sizeof(msg) - o,
+				 "%s. The plans go on with %s%s; correct probestick.cfg or name "
+				 "a drive in the menu (w).",
+				 inv.n_drives ? "" : " none",
+				 found.n ? "scratch=" : "no scratch drive", kept);
+		ps_config_set(&s->cfg, "scratch", kept, why, sizeof(why));
+		json_object_array_add(s->warnings, ps_json_new_str(msg));
+	}
+	free(inv.drives);
 }
 
 static int cmd_run(struct opts *o)
@@ -587,6 +663,7 @@ static int cmd_boot(struct opts *o)
 	if (access(site_cfg, R_OK) == 0)
 		ps_config_load(&s.cfg, site_cfg, NULL, s.warnings);
 	ps_config_load(&s.cfg, *o->stick ? cfg_path : NULL, cmdline, s.warnings);
+	check_scratch(&s);
 	choose_reports_root(&s, o->stick);
 	ps_console_open(&con, o->root, s.cfg.console, s.warnings);
 	s.con = &con;

@@ -59,7 +59,7 @@ static void warn(json_object *warnings, const char *fmt, ...) __attribute__((for
 
 static void warn(json_object *warnings, const char *fmt, ...)
 {
-	char buf[512];
+	char buf[1024];
 	va_list ap;
 
 	if (!warnings)
@@ -574,6 +574,35 @@ static const char *current(struct ps_config *cfg, const char *key)
 	return t ? t : "";
 }
 
+/*
+ * What a rejected value leaves in place, with the default named: "burnin=10m,
+ * the default", "the default (burnin unset: HELP)" when the default is unset,
+ * "burnin=5m (set earlier; the default is 10m)".
+ */
+static const char *kept(struct ps_config *cfg, const char *key, char *buf, size_t len)
+{
+	const struct config_key *k = find_key(key);
+	const struct ps_setting_slot *sl = k ? NULL : find_slot(cfg, key);
+	const char *now = current(cfg, key), *help = k ? k->help : sl ? sl->s->help : "";
+	const char *def = sl ? (sl->s->def ? sl->s->def : "") : "";
+	struct ps_config *d = k ? malloc(sizeof(*d)) : NULL;
+
+	if (d) {
+		ps_config_defaults(d);
+		def = current(d, key);
+	}
+	if (strcmp(now, def) == 0 && !def[0])
+		snprintf(buf, len, "the default (%s unset: %s)", key, help);
+	else if (strcmp(now, def) == 0)
+		snprintf(buf, len, "%s=%s, the default", key, now);
+	else if (!def[0])
+		snprintf(buf, len, "%s=%s (set earlier; by default unset: %s)", key, now, help);
+	else
+		snprintf(buf, len, "%s=%s (set earlier; the default is %s)", key, now, def);
+	free(d);
+	return buf;
+}
+
 const char *ps_config_shown(const struct ps_config *cfg, const char *key, char *buf, size_t len)
 {
 	const char *t = ps_config_text(cfg, key);
@@ -626,7 +655,7 @@ void ps_config_parse_text(struct ps_config *cfg, const char *text, size_t len, c
 	while (pos < len) {
 		const char *line = text + pos, *eq;
 		size_t n = 0, klen, vstart, vlen;
-		char key[40], value[600], why[256], shown[48];
+		char key[40], value[600], why[256], shown[48], kept_buf[300];
 		int ret;
 
 		while (pos + n < len && text[pos + n] != '\n')
@@ -678,8 +707,8 @@ void ps_config_parse_text(struct ps_config *cfg, const char *text, size_t len, c
 		value[vlen] = '\0';
 		ret = ps_config_set(cfg, key, value, why, sizeof(why));
 		if (ret == -EINVAL && warn_counted(counts, W_BAD_VALUE))
-			warn(warnings, "%s line %d: %s: keeping %s=%s", source, lineno, why, key,
-			     current(cfg, key));
+			warn(warnings, "%s line %d: %s: keeping %s", source, lineno, why,
+			     kept(cfg, key, kept_buf, sizeof(kept_buf)));
 		else if (ret < 0 && ret != -EINVAL && warn_counted(counts, W_BAD_KEY))
 			warn(warnings, "%s line %d: %s: ignored", source, lineno, why);
 	}
@@ -714,7 +743,7 @@ static const char *next_word(const char *p, char *word, size_t wlen)
 void ps_config_parse_cmdline(struct ps_config *cfg, const char *cmdline, json_object *warnings)
 {
 	const char *p = cmdline;
-	char word[512], why[256];
+	char word[512], why[256], kept_buf[300];
 	static const char prefix[] = "probestick.";
 
 	while ((p = next_word(p, word, sizeof(word)))) {
@@ -745,8 +774,8 @@ void ps_config_parse_cmdline(struct ps_config *cfg, const char *cmdline, json_ob
 		if (ret == 0 && strcmp(key, "inspect") == 0 && eq[1])
 			ps_config_unattended(cfg);
 		if (ret == -EINVAL)
-			warn(warnings, "kernel command line: probestick.%s: keeping %s=%s", why,
-			     key, current(cfg, key));
+			warn(warnings, "kernel command line: probestick.%s: keeping %s", why,
+			     kept(cfg, key, kept_buf, sizeof(kept_buf)));
 		else if (ret < 0)
 			warn(warnings, "kernel command line: probestick.%s: %s: ignored", key, why);
 	}

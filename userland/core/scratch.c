@@ -95,6 +95,25 @@ bool ps_scratch_listed(const struct ps_scratch_list *l, const char *serial)
 	return false;
 }
 
+size_t ps_scratch_split(const struct ps_scratch_list *named, const struct ps_drive *drives,
+			size_t n, struct ps_scratch_list *found, struct ps_scratch_list *missing)
+{
+	*found = (struct ps_scratch_list){0};
+	*missing = (struct ps_scratch_list){0};
+	for (size_t i = 0; i < named->n; i++) {
+		struct ps_scratch_list one = {.n = 1};
+		bool here = false;
+
+		memcpy(one.serial[0], named->serial[i], sizeof(one.serial[0]));
+		for (size_t k = 0; k < n && !here; k++)
+			here = ps_scratch_listed(&one, drives[k].serial) ||
+			       ps_scratch_listed(&one, drives[k].sysfs_serial);
+		memcpy((here ? found : missing)->serial[(here ? found : missing)->n++],
+		       named->serial[i], sizeof(one.serial[0]));
+	}
+	return missing->n;
+}
+
 enum ps_scratch_verdict ps_scratch_decide(const struct ps_drive *d, const struct ps_drive_use *use,
 					  const struct ps_scratch_list *named, char *why,
 					  size_t whylen)

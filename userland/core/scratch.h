@@ -43,6 +43,15 @@ bool ps_scratch_named(const struct ps_config *cfg);
 bool ps_scratch_listed(const struct ps_scratch_list *l, const char *serial);
 
 /*
+ * Split the named serials into those some drive of drives[n] carries (its
+ * serial, or what sysfs said before smartctl's identity) and those no drive
+ * here has (scratch=NOPE, a drive taken out): returns how many are missing.
+ * Pure.
+ */
+size_t ps_scratch_split(const struct ps_scratch_list *named, const struct ps_drive *drives,
+			size_t n, struct ps_scratch_list *found, struct ps_scratch_list *missing);
+
+/*
  * May drive d be written? Pure: d is the inventory's drive, use what it holds
  * and how it is used (hw/drive_use.h), named the confirmed serials. The reason
  * a person reads goes to why. Refusals win over a confirmation: the boot stick,

@@ -139,7 +139,7 @@ static void fmt_value(const struct ps_col *col, double v, char *buf, size_t len,
 	struct ps_col plain = {.title = "", .decimals = 0};
 
 	if (!col) {
-		snprintf(buf, len, "%g", v);
+		ps_num_text(v, NULL, buf, len);
 		return;
 	}
 	plain = *col;

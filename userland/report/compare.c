@@ -8,6 +8,7 @@
 #include "report/label.h"
 #include "report/chart.h"
 #include "report/html.h"
+#include "report/label.h"
 #include "lib/json.h"
 #include "report/report.h"
 #include "report/text.h"
@@ -66,6 +67,19 @@ static void row_key(const struct ps_doc_block *db, size_t r, bool by_device, cha
 		ps_cell_text(&row[c], col, v, sizeof(v), false);
 		o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? " " : "", v);
 	}
+}
+
+/* The device ids of row r, blank separated ("" when the row names none). */
+static void row_devices(const struct ps_doc_block *db, size_t r, char *buf, size_t len)
+{
+	const struct ps_block *d = db->desc;
+	const struct ps_cell *row = &db->cells[r * d->ncols];
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (size_t c = 0; c < d->ncols && o + 1 < len; c++)
+		if ((d->cols[c].flags & PS_COL_DEVICE) && row[c].type == PS_CELL_STR && row[c].str)
+			o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? " " : "", row[c].str);
 }
 
 static bool figure_col(const struct ps_col *col)
@@ -133,8 +147,10 @@ static int collect_section(struct ps_cmp *c, size_t *cap, size_t run,
 				f = find_fig(c, cap, s->id, d, &d->cols[k], key);
 				if (!f)
 					return -ENOMEM;
-				if (!f->row[0])
+				if (!f->row[0]) {
 					snprintf(f->row, sizeof(f->row), "%s", label);
+					row_devices(db, r, f->dev, sizeof(f->dev));
+				}
 				f->env = (d->flags & PS_BLOCK_ENV) != 0;
 				f->step = s->kind == PS_SEC_STEP;
 				if (f->v[run].present)
@@ -223,6 +239,86 @@ static void judge(struct ps_cmp_figure *f, size_t j)
 		b->mark = PS_CMP_BETTER;
 	else
 		b->mark = PS_CMP_WORSE;
+}
+
+static int mark_rank(enum ps_cmp_mark m);
+
+/* Is g the figure f, shown twice: one device's, a number in every run and equal in each? */
+static bool same_figure(const struct ps_cmp *c, const struct ps_cmp_figure *f,
+			const struct ps_cmp_figure *g)
+{
+	if (f->env || g->env || !f->dev[0] || strcmp(f->dev, g->dev) ||
+	    strcmp(f->section, g->section))
+		return false;
+	for (size_t j = 0; j < c->nruns; j++) {
+		const struct ps_cmp_value *a = &f->v[j], *b = &g->v[j];
+
+		if (!a->present || !b->present || a->cell.type != PS_CELL_NUM ||
+		    b->cell.type != PS_CELL_NUM || a->cell.num != b->cell.num)
+			return false;
+	}
+	return true;
+}
+
+/* A mark made against the runs' spread. */
+static bool judged(enum ps_cmp_mark m)
+{
+	return m == PS_CMP_WORSE || m == PS_CMP_BETTER || m == PS_CMP_NOISE;
+}
+
+/*
+ * Two figures of one row measured by the same runs (one CV: MB/s and IOPS at
+ * one block size) move together: the one without a min-max of its own takes
+ * the judgement its sibling made from the ranges, so a row never reads WORSE
+ * and "within spread" for one change.
+ */
+static void judge_siblings(struct ps_cmp *c)
+{
+	for (size_t i = 0; i < c->nfig; i++) {
+		struct ps_cmp_figure *f = &c->fig[i];
+
+		if (!f->col->spread || (f->col->min && f->col->max))
+			continue;
+		for (size_t k = 0; k < c->nfig; k++) {
+			const struct ps_cmp_figure *g = &c->fig[k];
+
+			if (g == f || g->block != f->block || strcmp(g->key, f->key) ||
+			    !g->col->spread || strcmp(g->col->spread, f->col->spread) ||
+			    !g->col->min || !g->col->max || g->col->better != f->col->better)
+				continue;
+			f->mark = PS_CMP_SAME;
+			for (size_t j = 1; j < c->nruns; j++) {
+				if (judged(f->v[j].mark) && judged(g->v[j].mark))
+					f->v[j].mark = g->v[j].mark;
+				if (mark_rank(f->v[j].mark) > mark_rank(f->mark))
+					f->mark = f->v[j].mark;
+			}
+			break;
+		}
+	}
+}
+
+/*
+ * A figure a step shows in two tables (the drive's headline and the same
+ * median in its matrix) is judged once: the table that knows its spread
+ * wins, else the first; the other copy is left out of the lists and tallies.
+ */
+static void judge_once(struct ps_cmp *c)
+{
+	for (size_t i = 0; i < c->nfig; i++) {
+		struct ps_cmp_figure *f = &c->fig[i];
+
+		for (size_t k = i + 1; k < c->nfig && !f->same_as && f->mark != PS_CMP_SAME; k++) {
+			struct ps_cmp_figure *g = &c->fig[k];
+
+			if (g->same_as || !same_figure(c, f, g))
+				continue;
+			if (judged(g->mark) && !judged(f->mark))
+				f->same_as = g;
+			else
+				g->same_as = f;
+		}
+	}
 }
 
 static int mark_rank(enum ps_cmp_mark m)
@@ -349,6 +445,14 @@ struct ps_cmp *ps_compare(const struct ps_doc *const *docs, const char *const *l
 			if (mark_rank(f->v[j].mark) > mark_rank(f->mark))
 				f->mark = f->v[j].mark;
 		}
+	}
+	judge_siblings(c);
+	judge_once(c);
+	for (size_t i = 0; i < c->nfig; i++) {
+		const struct ps_cmp_figure *f = &c->fig[i];
+
+		if (f->same_as)
+			continue;
 		if (f->env) {
 			c->env_changed += f->mark != PS_CMP_SAME;
 			continue;
@@ -589,7 +693,7 @@ static void devices_text(FILE *out, const struct ps_cmp *c)
 /* A step's figures that differ; the conditions of the runs have their own list. */
 static bool fig_shown(const struct ps_cmp_figure *f)
 {
-	return !f->env && f->mark != PS_CMP_SAME;
+	return !f->env && f->mark != PS_CMP_SAME && !f->same_as;
 }
 
 static void block_heading(FILE *out, const struct ps_cmp_figure *f)
@@ -786,21 +890,41 @@ static void html_chart(FILE *f, const struct ps_cmp *c, size_t first)
 	ps_chart_svg(f, &ch);
 }
 
-/* Close a block's table, then a chart per column with a range: a bar per run. */
-static void block_end(FILE *f, const struct ps_cmp *c, const struct ps_cmp_figure *last)
+/* The parts of the page, what changed first: which figures each lists. */
+enum fig_part { PART_JUDGED, PART_OTHER, PART_NOISE, PART_UNJUDGED, PARTS };
+
+static bool in_part(const struct ps_cmp_figure *f, enum fig_part p)
+{
+	if (!fig_shown(f))
+		return false;
+	switch (p) {
+	case PART_JUDGED:
+		return f->mark == PS_CMP_WORSE || f->mark == PS_CMP_BETTER;
+	case PART_OTHER:
+		return f->mark == PS_CMP_MISSING || f->mark == PS_CMP_CHANGED;
+	case PART_NOISE:
+		return f->mark == PS_CMP_NOISE;
+	default:
+		return f->mark == PS_CMP_UNJUDGED;
+	}
+}
+
+/* Close a block's table; for figures judged against a spread a chart per column with a range. */
+static void block_end(FILE *f, const struct ps_cmp *c, const struct ps_cmp_figure *last,
+		      enum fig_part part)
 {
 	fputs("</tbody></table></div>\n", f);
-	for (size_t k = 0; k < c->nfig; k++) {
+	for (size_t k = 0; (part == PART_JUDGED || part == PART_NOISE) && k < c->nfig; k++) {
 		const struct ps_cmp_figure *fk = &c->fig[k];
 		bool first = true;
 
 		if (fk->block != last->block || strcmp(fk->section, last->section) ||
-		    !fk->col->min || !fk->col->max || !fig_shown(fk))
+		    !fk->col->min || !fk->col->max || !in_part(fk, part))
 			continue;
 		for (size_t m = 0; m < k && first; m++)
-			first =
-			    !(c->fig[m].block == fk->block &&
-			      !strcmp(c->fig[m].section, fk->section) && c->fig[m].col == fk->col);
+			first = !(c->fig[m].block == fk->block &&
+				  !strcmp(c->fig[m].section, fk->section) &&
+				  c->fig[m].col == fk->col && in_part(&c->fig[m], part));
 		if (first)
 			html_chart(f, c, k);
 	}
@@ -839,17 +963,11 @@ static void html_table_head(FILE *f, const struct ps_cmp *c, const char *first)
 	fputs("</tr></thead><tbody>\n", f);
 }
 
-char *ps_compare_html(const struct ps_cmp *c)
+/* The runs, and what the comparison found in one sentence. */
+static void html_header(FILE *f, const struct ps_cmp *c)
 {
-	char *buf = NULL, line[800];
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	const struct ps_cmp_figure *prev = NULL;
-	bool open = false;
+	char line[800];
 
-	if (!f)
-		return strdup("<!DOCTYPE html><p>probestick compare: out of memory");
-	ps_html_begin(f, "probestick compare");
 	fputs("<header><h1>probestick compare</h1>\n<div class=\"tw\"><table><thead><tr><th>run"
 	      "</th><th>created</th><th>plan</th><th>machine</th><th>folder</th></tr></thead>"
 	      "<tbody>\n",
@@ -881,34 +999,56 @@ char *ps_compare_html(const struct ps_cmp *c)
 		 c->worse, c->better, c->noise, c->unjudged, c->missing_devices, c->verdict_changes,
 		 c->env_changed);
 	ps_html_esc(f, line);
-	fputs("</p></header>\n<section id=\"devices\"><h2>Devices and verdicts</h2>\n", f);
-	fputs("<div class=\"tw\"><table><thead><tr><th>device</th>", f);
+	fputs("</p></header>\n", f);
+}
+
+/* A verdict as a badge: fail, warn, or pass for anything else examined. */
+static void html_status(FILE *f, const char *status)
+{
+	const char *s = status && !strcmp(status, "fail")   ? "fail"
+			: status && !strcmp(status, "warn") ? "warn"
+							    : "pass";
+
+	fprintf(f, "<span class=\"st %s\">%s</span>", s, s);
+}
+
+/* Every device by the label a person finds it by, and its verdict in each run. */
+static void html_devices(FILE *f, const struct ps_cmp *c)
+{
+	char label[600];
+
+	fputs("<section id=\"devices\"><h2>Devices and verdicts</h2>\n<div class=\"tw\"><table>"
+	      "<thead><tr><th>device</th>",
+	      f);
 	for (size_t j = 0; j < c->nruns; j++)
 		fprintf(f, "<th>%c</th>", run_letter[j]);
 	fputs("</tr></thead><tbody>\n", f);
 	for (size_t i = 0; i < c->ndev; i++) {
 		const struct ps_cmp_device *d = &c->dev[i];
-		bool all = true;
+		size_t in = 0, all = 0;
 
-		for (size_t j = 0; j < c->nruns; j++)
-			all = all && d->in[j];
-		fprintf(f, "<tr%s><td>", all ? "" : " class=\"bad\"");
-		snprintf(line, sizeof(line), "%s %s", d->kind ? d->kind : "device",
-			 d->name ? d->name : (d->id ? d->id : "?"));
-		ps_html_esc(f, line);
+		for (size_t j = c->nruns; j-- > 0;)
+			if (d->in[j]) {
+				in = j; /* the first run that has it names it */
+				all++;
+			}
+		ps_device_label(c->runs[in].doc->report, d->kind, d->id, d->name, label,
+				sizeof(label));
+		fprintf(f, "<tr%s", all == c->nruns ? "" : " class=\"bad\"");
+		if (d->id) {
+			fputs(" title=\"", f);
+			ps_html_esc(f, d->id);
+			fputs("\"", f);
+		}
+		fputs("><td>", f);
+		ps_html_esc(f, label);
 		fputs("</td>", f);
 		for (size_t j = 0; j < c->nruns; j++) {
 			fputs("<td>", f);
 			if (!d->in[j])
 				fputs("<span class=\"st fail\">missing</span>", f);
 			else if (d->status[j])
-				fprintf(f, "<span class=\"st %s\">%s</span>",
-					strcmp(d->status[j], "fail") == 0   ? "fail"
-					: strcmp(d->status[j], "warn") == 0 ? "warn"
-									    : "pass",
-					strcmp(d->status[j], "fail") == 0   ? "fail"
-					: strcmp(d->status[j], "warn") == 0 ? "warn"
-									    : "pass");
+				html_status(f, d->status[j]);
 			else
 				fputs("listed", f);
 			fputs("</td>", f);
@@ -916,22 +1056,28 @@ char *ps_compare_html(const struct ps_cmp *c)
 		fputs("</tr>\n", f);
 	}
 	fputs("</tbody></table></div></section>\n", f);
+}
+
+/* The figures of one part of the page: a table per view block, in the views' order. */
+static void html_figures(FILE *f, const struct ps_cmp *c, enum fig_part part)
+{
+	const struct ps_cmp_figure *prev = NULL;
+	char line[800];
+
 	for (size_t i = 0; i < c->nfig; i++) {
 		const struct ps_cmp_figure *fi = &c->fig[i];
 
-		if (!fig_shown(fi))
+		if (!in_part(fi, part))
 			continue;
 		if (!prev || strcmp(prev->section, fi->section) || prev->block != fi->block) {
-			if (open) {
-				block_end(f, c, prev);
-			}
-			fputs("<section><h2>", f);
+			if (prev)
+				block_end(f, c, prev, part);
+			fputs("<section><h3>", f);
 			snprintf(line, sizeof(line), "%s: %s", fi->section,
 				 fi->block->title ? fi->block->title : fi->block->id);
 			ps_html_esc(f, line);
-			fputs("</h2>\n", f);
+			fputs("</h3>\n", f);
 			html_table_head(f, c, "figure");
-			open = true;
 		}
 		prev = fi;
 		fprintf(f, "<tr%s><td>", fi->mark == PS_CMP_WORSE ? " class=\"bad\"" : "");
@@ -942,33 +1088,79 @@ char *ps_compare_html(const struct ps_cmp *c)
 			html_value(f, &fi->v[j], fi->col, j);
 		fputs("</tr>\n", f);
 	}
-	if (open) {
-		block_end(f, c, prev);
-	}
+	if (prev)
+		block_end(f, c, prev, part);
+}
+
+/* What differed in the conditions of the runs. */
+static void html_conditions(FILE *f, const struct ps_cmp *c)
+{
+	char line[800];
+
 	fputs("<section id=\"conditions\"><h2>Conditions of the runs that differ</h2>\n", f);
 	if (!c->env_changed) {
-		fputs("<p>None: firmware, kernel, governor, links and DIMMs are the same.</p>\n",
+		fputs("<p>None: firmware, kernel, governor, links and DIMMs are the same.</p>\n"
+		      "</section>\n",
 		      f);
-	} else {
-		html_table_head(f, c, "condition");
-		for (size_t i = 0; i < c->nfig; i++) {
-			const struct ps_cmp_figure *fi = &c->fig[i];
-
-			if (!fi->env || fi->mark == PS_CMP_SAME)
-				continue;
-			fputs("<tr><td>", f);
-			snprintf(line, sizeof(line), "%s %s%s%s",
-				 fi->block->title ? fi->block->title : fi->block->id, fi->row,
-				 fi->row[0] ? " " : "", fi->col->title);
-			ps_html_esc(f, line);
-			fputs("</td>", f);
-			for (size_t j = 0; j < c->nruns; j++)
-				html_value(f, &fi->v[j], fi->col, j);
-			fputs("</tr>\n", f);
-		}
-		fputs("</tbody></table></div>\n", f);
+		return;
 	}
-	fputs("</section>\n", f);
+	html_table_head(f, c, "condition");
+	for (size_t i = 0; i < c->nfig; i++) {
+		const struct ps_cmp_figure *fi = &c->fig[i];
+
+		if (!fi->env || fi->mark == PS_CMP_SAME)
+			continue;
+		fputs("<tr><td>", f);
+		snprintf(line, sizeof(line), "%s %s%s%s",
+			 fi->block->title ? fi->block->title : fi->block->id, fi->row,
+			 fi->row[0] ? " " : "", fi->col->title);
+		ps_html_esc(f, line);
+		fputs("</td>", f);
+		for (size_t j = 0; j < c->nruns; j++)
+			html_value(f, &fi->v[j], fi->col, j);
+		fputs("</tr>\n", f);
+	}
+	fputs("</tbody></table></div></section>\n", f);
+}
+
+/*
+ * What changed leads: figures worse or better beyond the spread, then settings
+ * changed and rows missing, the devices, what moved within the spread, and
+ * last, collapsed, the figures no spread lets compare judge.
+ */
+char *ps_compare_html(const struct ps_cmp *c)
+{
+	static const char *const heads[PARTS] = {
+	    "Worse or better beyond the runs' spread", "Settings changed, rows missing",
+	    "Changed within the runs' spread", "Not judged (no spread known)"};
+	size_t count[PARTS] = {0};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return strdup("<!DOCTYPE html><p>probestick compare: out of memory");
+	for (size_t i = 0; i < c->nfig; i++)
+		for (int p = 0; p < PARTS; p++)
+			count[p] += in_part(&c->fig[i], (enum fig_part)p);
+	ps_html_begin(f, "probestick compare");
+	html_header(f, c);
+	for (int p = 0; p < PARTS; p++) {
+		if (p == PART_NOISE)
+			html_devices(f, c);
+		if (!count[p] && p != PART_JUDGED)
+			continue;
+		fprintf(f,
+			p == PART_UNJUDGED ? "<details id=\"part-%d\"><summary>"
+					   : "<h2 id=\"part-%d\">",
+			p);
+		fprintf(f, "%s: %zu figure%s", heads[p], count[p], count[p] == 1 ? "" : "s");
+		fputs(p == PART_UNJUDGED ? "</summary>\n" : "</h2>\n", f);
+		html_figures(f, c, (enum fig_part)p);
+		if (p == PART_UNJUDGED)
+			fputs("</details>\n", f);
+	}
+	html_conditions(f, c);
 	ps_html_end(f);
 	fclose(f);
 	return buf ? buf : strdup("");

@@ -42,8 +42,15 @@ struct ps_cmp_figure {
 	const struct ps_col *col;
 	char row[200]; /* "nvme0n1 1M qd 8" ("" for a key-value list) */
 	char key[400]; /* what matched the row: device ids and the other keys */
-	bool env;      /* a condition of the run, not a result */
-	bool step;     /* a step's own figure (not a recorder's, not the inventory's) */
+	char dev[200]; /* the row's device ids alone ("" none): which device a figure is of */
+	/*
+	 * The same figure shown by another table of the step (a summary of the
+	 * matrix: one device, equal in every run): compare judges and lists it
+	 * once, as that one. NULL: none.
+	 */
+	const struct ps_cmp_figure *same_as;
+	bool env;  /* a condition of the run, not a result */
+	bool step; /* a step's own figure (not a recorder's, not the inventory's) */
 	struct ps_cmp_value v[PS_CMP_MAX_RUNS];
 	enum ps_cmp_mark mark; /* the strongest mark over the runs after the first */
 };

@@ -832,6 +832,31 @@ static size_t latency_ns(char *buf, size_t len, double ns)
 	return (size_t)snprintf(buf, len, "%.2f s", ns / 1e9);
 }
 
+size_t ps_num_text(double v, const char *unit, char *buf, size_t len)
+{
+	double a = fabs(v);
+	int dec = a >= 100 ? 0 : a >= 10 ? 1 : 2;
+	char num[64];
+	size_t n;
+
+	if (!len)
+		return 0;
+	if (isnan(v))
+		return (size_t)snprintf(buf, len, "-");
+	if ((a < 1e15 && v == (double)(int64_t)v) || (unit && strcmp(unit, "%") == 0 && a >= 10))
+		dec = 0;
+	else if (unit && strcmp(unit, "%") == 0)
+		dec = 1;
+	n = (size_t)snprintf(num, sizeof(num), "%.*f", dec, v);
+	/* "3.70" reads as more precise than it was measured: "3.7" */
+	while (dec && n > 1 && num[n - 1] == '0')
+		num[--n] = '\0';
+	if (n && num[n - 1] == '.')
+		num[--n] = '\0';
+	return (size_t)snprintf(buf, len, "%s%s%s", num, unit && *unit ? " " : "",
+				unit ? unit : "");
+}
+
 size_t ps_cell_text(const struct ps_cell *c, const struct ps_col *col, char *buf, size_t len,
 		    bool with_unit)
 {

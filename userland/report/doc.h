@@ -153,6 +153,14 @@ size_t ps_doc_row_label(const struct ps_doc_block *b, size_t row, char *buf, siz
 /* The block of sec whose view block id is id, or NULL. */
 const struct ps_doc_block *ps_doc_block_find(const struct ps_doc_section *sec, const char *id);
 
+/*
+ * A number that comes with only a unit (a finding's value and limit), rounded
+ * as a person reads that unit: whole numbers as they are, a percentage to
+ * whole percent from 10 % up (27.7591 % is "28 %"), else three significant
+ * figures at most ("0.14", "3.7 GB/s", "49.9 C", "711 MB/s"). Pure.
+ */
+size_t ps_num_text(double v, const char *unit, char *buf, size_t len);
+
 /* A cell as text in its column's format and unit ("215.3", "4K", "-" for null). */
 size_t ps_cell_text(const struct ps_cell *c, const struct ps_col *col, char *buf, size_t len,
 		    bool with_unit);

@@ -17,10 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CELL	   256
-#define MAX_HISTS  4  /* histograms drawn on one chart per series block; all are in report.json */
-#define MAX_KEYS   64 /* categories of one bar chart */
-#define PASS_NAMES 12
+#define CELL		 256
+#define MAX_HISTS	 4 /* histograms drawn on one chart per series block; all are in report.json */
+#define CHART_MIN_POINTS 4  /* a line of fewer points is no chart (series()) */
+#define MAX_KEYS	 64 /* categories of one bar chart */
+#define PASS_NAMES	 12
 
 static const char css[] =
     ":root{--fail:#c53030;--warn:#b7791f;--pass:#2f855a;--mute:#5a6473;--line:#e2e8f0}"
@@ -156,11 +157,10 @@ static void anchor(FILE *f, const char *prefix, const char *id)
 
 static void num_or_dash(FILE *f, double v, const char *unit)
 {
-	if (isnan(v)) {
-		fputs("-", f);
-		return;
-	}
-	esc_fmt(f, "%.6g%s%s", v, unit ? " " : "", unit ? unit : "");
+	char text[96];
+
+	ps_num_text(v, unit, text, sizeof(text));
+	ps_html_esc(f, text);
 }
 
 static void col_head(FILE *f, const struct ps_col *c)
@@ -542,120 +542,133 @@ static void range_charts(FILE *f, const struct ps_doc_block *db)
 	}
 }
 
-static void series(FILE *f, const struct ps_doc_block *db)
+/* The busiest lines of a latency histogram overlaid on one log-scale chart. */
+static void hist_chart(FILE *f, const struct ps_doc_block *db)
 {
 	const struct ps_block *d = db->desc;
-	size_t ny = d->ncols - 2;
+	size_t ny = d->ncols - 2, pick[MAX_HISTS], np = 0;
+	double total[MAX_HISTS], *ys[MAX_HISTS] = {0};
+	struct ps_chart_series s[MAX_HISTS];
+	struct ps_chart ch = {
+	    .kind = PS_CHART_HIST, .xcol = &d->cols[1], .ycol = &d->cols[2], .s = s};
 	char title[256];
+
+	for (size_t l = 0; l < db->nlines; l++) {
+		const struct ps_doc_line *ln = &db->lines[l];
+		double sum = 0;
+		size_t at;
+
+		for (size_t p = 0; p < ln->n; p++)
+			sum += isnan(ln->y[p * ny]) ? 0 : ln->y[p * ny];
+		if (!ln->n || sum <= 0)
+			continue;
+		/* keep the MAX_HISTS busiest, busiest first */
+		for (at = np; at > 0 && total[at - 1] < sum; at--)
+			;
+		if (at >= MAX_HISTS)
+			continue;
+		if (np < MAX_HISTS)
+			np++;
+		memmove(&pick[at + 1], &pick[at], (np - 1 - at) * sizeof(*pick));
+		memmove(&total[at + 1], &total[at], (np - 1 - at) * sizeof(*total));
+		pick[at] = l;
+		total[at] = sum;
+	}
+	for (size_t k = 0; k < np; k++) {
+		const struct ps_doc_line *ln = &db->lines[pick[k]];
+
+		ys[k] = malloc(ln->n * sizeof(double));
+		if (!ys[k])
+			break;
+		for (size_t p = 0; p < ln->n; p++)
+			ys[k][p] = ln->y[p * ny];
+		s[ch.ns++] = (struct ps_chart_series){
+		    .label = ln->label, .n = ln->n, .x = ln->x, .y = ys[k]};
+	}
+	snprintf(title, sizeof(title), "%s", d->title ? d->title : d->id);
+	ch.title = title;
+	ps_chart_svg(f, &ch);
+	for (size_t k = 0; k < np; k++)
+		free(ys[k]);
+	if (db->nlines > ch.ns)
+		fprintf(f,
+			"<p class=\"note\">the %zu busiest of %zu are drawn; every histogram is in "
+			"report.json</p>\n",
+			ch.ns, db->nlines);
+}
+
+/* Every line and every y column of it, one series each: lines over time, or a surface map. */
+static void line_chart(FILE *f, const struct ps_doc_block *db)
+{
+	const struct ps_block *d = db->desc;
+	size_t ny = d->ncols - 2, n = db->nlines * ny, k = 0;
+	struct ps_chart_series *s = calloc(n ? n : 1, sizeof(*s));
+	double **ys = calloc(n ? n : 1, sizeof(*ys));
+	char(*labels)[128] = calloc(n ? n : 1, sizeof(*labels)), title[256];
+	struct ps_chart ch = {.xcol = &d->cols[1], .ycol = &d->cols[2], .s = s};
+
+	for (size_t l = 0; s && ys && labels && l < db->nlines; l++) {
+		const struct ps_doc_line *ln = &db->lines[l];
+
+		for (size_t j = 0; j < ny; j++, k++) {
+			ys[k] = malloc((ln->n ? ln->n : 1) * sizeof(double));
+			if (!ys[k])
+				goto out;
+			for (size_t p = 0; p < ln->n; p++)
+				ys[k][p] = ln->y[p * ny + j];
+			snprintf(labels[k], sizeof(labels[k]), "%s%s%s", ln->label ? ln->label : "",
+				 ln->label && ny > 1 ? " " : "",
+				 ny > 1 || !ln->label ? d->cols[2 + j].title : "");
+			s[k] = (struct ps_chart_series){
+			    .label = labels[k], .n = ln->n, .x = ln->x, .y = ys[k]};
+		}
+	}
+	ch.kind = d->series == PS_SERIES_MAP ? PS_CHART_HEAT : PS_CHART_LINES;
+	ch.ns = k;
+	snprintf(title, sizeof(title), "%s", d->title ? d->title : d->cols[2].title);
+	ch.title = title;
+	if (!d->title) {
+		fputs("<h4>", f);
+		col_head(f, &d->cols[2]);
+		fputs(" over ", f);
+		ps_html_esc(f, d->cols[1].title);
+		fputs("</h4>\n", f);
+	}
+	ps_chart_svg(f, &ch);
+out:
+	for (size_t i = 0; ys && i < k && i < n; i++)
+		free(ys[i]);
+	free(ys);
+	free(s);
+	free(labels);
+}
+
+/*
+ * A series block as a chart, when there is something to draw: a line of
+ * fewer than CHART_MIN_POINTS points (a 0.2 s step's load, sampled once) is
+ * a nearly empty chart, so a note says so and report.json keeps the points.
+ */
+static void series(FILE *f, const struct ps_doc_block *db)
+{
+	size_t most = 0;
 
 	if (!db->nlines)
 		return;
-	if (d->series == PS_SERIES_LOGHIST) {
-		/* The busiest lines overlaid on one log-scale chart: a chart per line
-		 * made the quick plan's page six times longer and no easier to read. */
-		size_t pick[MAX_HISTS], np = 0;
-		double total[MAX_HISTS];
-		struct ps_chart_series s[MAX_HISTS];
-		double *ys[MAX_HISTS] = {0};
-		struct ps_chart ch = {
-		    .kind = PS_CHART_HIST, .xcol = &d->cols[1], .ycol = &d->cols[2], .s = s};
-
-		for (size_t l = 0; l < db->nlines; l++) {
-			const struct ps_doc_line *ln = &db->lines[l];
-			double sum = 0;
-			size_t at;
-
-			for (size_t p = 0; p < ln->n; p++)
-				sum += isnan(ln->y[p * ny]) ? 0 : ln->y[p * ny];
-			if (!ln->n || sum <= 0)
-				continue;
-			/* keep the MAX_HISTS busiest, busiest first */
-			for (at = np; at > 0 && total[at - 1] < sum; at--)
-				;
-			if (at >= MAX_HISTS)
-				continue;
-			if (np < MAX_HISTS)
-				np++;
-			memmove(&pick[at + 1], &pick[at], (np - 1 - at) * sizeof(*pick));
-			memmove(&total[at + 1], &total[at], (np - 1 - at) * sizeof(*total));
-			pick[at] = l;
-			total[at] = sum;
-		}
-		for (size_t k = 0; k < np; k++) {
-			const struct ps_doc_line *ln = &db->lines[pick[k]];
-
-			ys[k] = malloc(ln->n * sizeof(double));
-			if (!ys[k])
-				break;
-			for (size_t p = 0; p < ln->n; p++)
-				ys[k][p] = ln->y[p * ny];
-			s[ch.ns++] = (struct ps_chart_series){
-			    .label = ln->label, .n = ln->n, .x = ln->x, .y = ys[k]};
-		}
-		snprintf(title, sizeof(title), "%s", d->title ? d->title : d->id);
-		ch.title = title;
-		ps_chart_svg(f, &ch);
-		for (size_t k = 0; k < np; k++)
-			free(ys[k]);
-		if (db->nlines > ch.ns)
-			fprintf(
-			    f,
-			    "<p class=\"note\">the %zu busiest of %zu are drawn; every histogram "
-			    "is in report.json</p>\n",
-			    ch.ns, db->nlines);
+	if (db->desc->series == PS_SERIES_LOGHIST) {
+		hist_chart(f, db);
 		return;
 	}
-	{
-		/* every line and every y column of it: one series each */
-		size_t n = db->nlines * ny, k = 0;
-		struct ps_chart_series *s = calloc(n ? n : 1, sizeof(*s));
-		double **ys = calloc(n ? n : 1, sizeof(*ys));
-		char(*labels)[128] = calloc(n ? n : 1, sizeof(*labels));
-		struct ps_chart ch = {.xcol = &d->cols[1], .ycol = &d->cols[2]};
-
-		if (!s || !ys || !labels)
-			goto out;
-		for (size_t l = 0; l < db->nlines; l++) {
-			const struct ps_doc_line *ln = &db->lines[l];
-
-			for (size_t j = 0; j < ny; j++) {
-				ys[k] = malloc((ln->n ? ln->n : 1) * sizeof(double));
-				if (!ys[k])
-					goto out;
-				for (size_t p = 0; p < ln->n; p++)
-					ys[k][p] = ln->y[p * ny + j];
-				if (ny > 1)
-					snprintf(labels[k], sizeof(labels[k]), "%s%s%s",
-						 ln->label ? ln->label : "", ln->label ? " " : "",
-						 d->cols[2 + j].title);
-				else
-					snprintf(labels[k], sizeof(labels[k]), "%s",
-						 ln->label ? ln->label : d->cols[2].title);
-				s[k] = (struct ps_chart_series){
-				    .label = labels[k], .n = ln->n, .x = ln->x, .y = ys[k]};
-				k++;
-			}
-		}
-		ch.kind = d->series == PS_SERIES_MAP ? PS_CHART_HEAT : PS_CHART_LINES;
-		ch.s = s;
-		ch.ns = k;
-		snprintf(title, sizeof(title), "%s", d->title ? d->title : d->cols[2].title);
-		ch.title = title;
-		if (!d->title) {
-			fputs("<h4>", f);
-			col_head(f, &d->cols[2]);
-			fputs(" over ", f);
-			ps_html_esc(f, d->cols[1].title);
-			fputs("</h4>\n", f);
-		}
-		ps_chart_svg(f, &ch);
-	out:
-		for (size_t i = 0; ys && i < n; i++)
-			free(ys[i]);
-		free(ys);
-		free(s);
-		free(labels);
+	for (size_t l = 0; l < db->nlines; l++)
+		most = db->lines[l].n > most ? db->lines[l].n : most;
+	if (most >= CHART_MIN_POINTS) {
+		line_chart(f, db);
+		return;
 	}
+	fputs("<p class=\"note\">", f);
+	esc_fmt(f, "%s: %zu point%s, too few to draw; they are in report.json",
+		db->desc->title ? db->desc->title : db->desc->cols[2].title, most,
+		most == 1 ? "" : "s");
+	fputs("</p>\n", f);
 }
 
 static bool block_shows(const struct ps_doc_block *db)
@@ -819,11 +832,7 @@ char *ps_render_html(const struct ps_doc *doc)
 	ps_html_begin(f, title);
 	header(f, doc);
 	verdicts(f, doc);
-	step_summary(f, doc);
-	for (int pass = 0; pass < 2; pass++)
-		for (size_t i = 0; i < doc->nsections; i++)
-			if ((doc->sections[i].kind == PS_SEC_INVENTORY) == (pass == 1))
-				section(f, &doc->sections[i]);
+	/* beside the verdicts, as in the text: a setting ignored can explain one */
 	if (doc->nwarnings) {
 		fputs("<section id=\"warnings\"><h2>Warnings</h2><ul>\n", f);
 		for (size_t i = 0; i < doc->nwarnings; i++) {
@@ -833,6 +842,11 @@ char *ps_render_html(const struct ps_doc *doc)
 		}
 		fputs("</ul></section>\n", f);
 	}
+	step_summary(f, doc);
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < doc->nsections; i++)
+			if ((doc->sections[i].kind == PS_SEC_INVENTORY) == (pass == 1))
+				section(f, &doc->sections[i]);
 	ps_html_end(f);
 	fclose(f);
 	return buf ? buf : strdup("");

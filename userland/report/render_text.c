@@ -92,6 +92,49 @@ static void emit_cell(FILE *f, const char *s, const struct tcol *c, bool first, 
 	*col += c->width;
 }
 
+/*
+ * Fit the columns within WIDTH: drop the optional ones from the right, then
+ * narrow the widest text column a character at a time. Returns the width
+ * the columns take (the wide column at MIN_WIDE).
+ */
+static int fit_columns(const struct ps_block *d, struct tcol *cols, char head[][CELL], size_t *nc,
+		       int indent)
+{
+	int total;
+
+	for (;;) {
+		bool changed = false;
+
+		total = indent;
+		for (size_t i = 0; i < *nc; i++)
+			total += (cols[i].wide ? MIN_WIDE : cols[i].width) + (i ? 2 : 0);
+		if (total <= WIDTH)
+			break;
+		for (size_t i = *nc; i-- > 0 && !changed;) {
+			if (d->cols[cols[i].idx].flags & PS_COL_OPTIONAL) {
+				memmove(&cols[i], &cols[i + 1], (*nc - i - 1) * sizeof(*cols));
+				memmove(head[i], head[i + 1], (*nc - i - 1) * CELL);
+				(*nc)--;
+				changed = true;
+			}
+		}
+		if (changed)
+			continue;
+		{
+			size_t widest = *nc;
+
+			for (size_t i = 0; i < *nc; i++)
+				if (!cols[i].right && !cols[i].wide && cols[i].width > 6 &&
+				    (widest == *nc || cols[i].width > cols[widest].width))
+					widest = i;
+			if (widest == *nc)
+				break; /* nothing left to give */
+			cols[widest].width--;
+		}
+	}
+	return total;
+}
+
 static void table_rows(FILE *f, const struct ps_doc_block *db, int indent)
 {
 	const struct ps_block *d = db->desc;
@@ -129,36 +172,7 @@ static void table_rows(FILE *f, const struct ps_doc_block *db, int indent)
 		}
 		nc++;
 	}
-	for (;;) {
-		bool changed = false;
-
-		total = indent;
-		for (size_t i = 0; i < nc; i++)
-			total += (cols[i].wide ? MIN_WIDE : cols[i].width) + (i ? 2 : 0);
-		if (total <= WIDTH)
-			break;
-		for (size_t i = nc; i-- > 0 && !changed;) {
-			if (d->cols[cols[i].idx].flags & PS_COL_OPTIONAL) {
-				memmove(&cols[i], &cols[i + 1], (nc - i - 1) * sizeof(*cols));
-				memmove(head[i], head[i + 1], (nc - i - 1) * CELL);
-				nc--;
-				changed = true;
-			}
-		}
-		if (changed)
-			continue;
-		{
-			size_t widest = nc;
-
-			for (size_t i = 0; i < nc; i++)
-				if (!cols[i].right && !cols[i].wide && cols[i].width > 6 &&
-				    (widest == nc || cols[i].width > cols[widest].width))
-					widest = i;
-			if (widest == nc)
-				break; /* nothing left to give */
-			cols[widest].width--;
-		}
-	}
+	total = fit_columns(d, cols, head, &nc, indent);
 	for (size_t i = 0; i < nc; i++) {
 		if (!cols[i].wide)
 			continue;
@@ -597,11 +611,12 @@ char *ps_render_text(const struct ps_doc *doc, unsigned int flags)
 	} else {
 		header(f, doc);
 		verdicts(f, doc);
+		/* beside the verdicts: a setting ignored can explain one */
+		warnings(f, doc);
 		step_summary(f, doc);
 		step_sections(f, doc, PS_SEC_STEP);
 		step_sections(f, doc, PS_SEC_INVENTORY);
 		recorders(f, doc);
-		warnings(f, doc);
 	}
 	fclose(f);
 	return buf ? buf : strdup("");

@@ -81,7 +81,11 @@ void ps_io_lat_us_of(const struct ps_lat_hist *lat, struct ps_io_lat_us *out);
 	    {.path = "/qd", .title = "qd", .flags = PS_COL_KEY},                                   \
 	    PS_COL_FIGURE("mbps", "MB/s", "MB/s", 0, PS_BETTER_HIGHER, 0),                         \
 	    PS_COL_FIGURE_RANGE("mbps", 0), PS_COL_FIGURE_CV,                                      \
-	    {.path = "/median_iops", .title = "IOPS", .better = PS_BETTER_HIGHER},                 \
+	    /* IOPS and MB/s are one measurement at one block size: the runs' CV is both's */     \
+	    {.path = "/median_iops",                                                               \
+	     .title = "IOPS",                                                                      \
+	     .better = PS_BETTER_HIGHER,                                                           \
+	     .spread = "/" PS_FIGURE_CV},                                                          \
 	    {.path = "/lat_us/p50", .title = "p50", .fmt = PS_FMT_US, .better = PS_BETTER_LOWER},  \
 	{                                                                                          \
 		.path = "/lat_us/p99", .title = "p99", .fmt = PS_FMT_US, .better = PS_BETTER_LOWER \

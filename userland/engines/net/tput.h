@@ -62,7 +62,7 @@ struct ps_tput_result {
 	int64_t retransmits; /* -1 unknown */
 	double cpu_sender_pct, cpu_receiver_pct;
 	struct ps_cost_result *cost; /* malloc'd, NULL unknown */
-	const char *verdict;	     /* "pass", "warn", NULL not judged */
+	const char *verdict;	     /* "pass", "warn", "info" (a VM), NULL not judged */
 	const char *limit;	     /* "cpu", "nic or cable", NULL */
 	char error[256];	     /* a failed run's error, "" none */
 };
