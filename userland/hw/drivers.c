@@ -698,8 +698,7 @@ static void explain_not_in_image(const struct facts *f, struct ps_nodrv_dev *d, 
 
 /* A display whose KMS driver (ast, mgag200, ...) nomodeset holds back: asked for, so said,
  * not warned. True when that is why. */
-static bool explain_nomodeset(const struct facts *f, struct ps_nodrv_dev *d, char *what,
-			      size_t len)
+static bool explain_nomodeset(const struct facts *f, struct ps_nodrv_dev *d, char *what, size_t len)
 {
 	if (!f->nomodeset || strcmp(d->bus, "pci") != 0 || d->class >> 16 != 0x03)
 		return false;

@@ -349,7 +349,8 @@ static bool sweep_pair(struct ps_ctx *ctx, struct ps_nic_session *s, const struc
 		}
 		if (ret == -ECANCELED) /* what the end screen and the report say was left out */
 			ps_step_reason(ctx, "%s <-> %s: %d of %d %s settings not measured",
-				       w.p[0]->name, w.p[1]->name, nv - measured, nv, knob_name(w.k));
+				       w.p[0]->name, w.p[1]->name, nv - measured, nv,
+				       knob_name(w.k));
 		/* Always back, whatever happened above. */
 		restore(&w, 0);
 		restore(&w, 1);

@@ -80,8 +80,9 @@ void ps_io_lat_us_of(const struct ps_lat_hist *lat, struct ps_io_lat_us *out);
 	    {.path = "/bs", .title = "bs", .fmt = PS_FMT_BLOCK, .flags = PS_COL_KEY},              \
 	    {.path = "/qd", .title = "qd", .flags = PS_COL_KEY},                                   \
 	    PS_COL_FIGURE("mbps", "MB/s", "MB/s", 0, PS_BETTER_HIGHER, 0),                         \
-	    PS_COL_FIGURE_RANGE("mbps", 0), PS_COL_FIGURE_CV,                                      \
-	    /* IOPS and MB/s are one measurement at one block size: the runs' CV is both's */     \
+	    PS_COL_FIGURE_RANGE("mbps", 0),                                                        \
+	    PS_COL_FIGURE_CV, /* IOPS and MB/s are one measurement at one block size: the runs' CV \
+				 is both's */                                                      \
 	    {.path = "/median_iops",                                                               \
 	     .title = "IOPS",                                                                      \
 	     .better = PS_BETTER_HIGHER,                                                           \
