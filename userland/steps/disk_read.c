@@ -276,10 +276,9 @@ static void on_read_error(void *arg, uint64_t off, unsigned int len, int err)
 	} else {
 		d->error_findings++;
 		ps_find(d->ctx, &f,
-			"read error (%s) at LBA %llu-%llu (%u bytes at byte %llu, %s): the drive "
-			"cannot read these sectors; copy off its data and run the surface scan",
-			strerror(err), (unsigned long long)lba, (unsigned long long)last, len,
-			(unsigned long long)off, d->pass);
+			"read error (%s) at LBA %llu-%llu: the drive cannot read these sectors; "
+			"copy off its data and run the surface scan",
+			strerror(err), (unsigned long long)lba, (unsigned long long)last);
 	}
 	if (d->out->n_errors >= MAX_ERROR_ENTRIES)
 		return;

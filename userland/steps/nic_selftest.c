@@ -115,8 +115,9 @@ static void take_results(struct ps_ctx *ctx, struct ps_dev_ref ref, const char *
 		if (st->result[i] != 0) {
 			failed++;
 			ps_findf(ctx, PS_SEV_FAIL, ref, "test_failed",
-				 "%s: the driver's \"%s\" failed (code %llu)", name, st->names[i],
-				 (unsigned long long)st->result[i]);
+				 "%s: the driver's \"%s\" failed: the card failed its own test; "
+				 "replace it (the driver's code is in the report)",
+				 name, st->names[i]);
 		}
 	if (st->failed && failed == 0)
 		ps_findf(ctx, PS_SEV_FAIL, ref, "test_failed",
