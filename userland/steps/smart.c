@@ -128,7 +128,7 @@ struct drive_row {
 	const char *protocol, *verdict, *verdict_rule;
 	ps_tri passed;
 	int64_t power_on_hours, power_cycles;
-	int temperature_c, temperature_max_c, temperature_cycle_max_c;
+	double temperature_c, temperature_max_c, temperature_cycle_max_c; /* NAN: unknown */
 	struct ata_part *ata;
 	struct nvme_part *nvme;
 	struct scsi_part *scsi;
@@ -148,6 +148,8 @@ struct smart_result {
 };
 
 #define NUL_OMIT (PS_FLD_NULL | PS_FLD_OMIT)
+/* written null when unknown; a skipped drive's row in older reports lacks it */
+#define OLD_SKIP PS_FLD_NEWER
 
 static const char *const plan_names[] = {"quick", "full", NULL};
 static const char *const proto_names[] = {"ata", "nvme", "scsi", NULL};
@@ -289,14 +291,16 @@ static const struct ps_field drive_f[] = {
     PS_FIELD(struct drive_row, protocol, "protocol", .names = proto_names, .flags = NUL_OMIT),
     PS_FIELD(struct drive_row, verdict, "verdict", .names = verdict_names, .flags = NUL_OMIT),
     PS_FIELD(struct drive_row, verdict_rule, "verdict_rule", .flags = NUL_OMIT),
-    PS_FIELD(struct drive_row, passed, "passed", .flags = NUL_OMIT),
-    PS_FIELD(struct drive_row, power_on_hours, "power_on_hours", .unit = "h", .flags = NUL_OMIT),
-    PS_FIELD(struct drive_row, power_cycles, "power_cycles", .flags = NUL_OMIT),
-    PS_FIELD(struct drive_row, temperature_c, "temperature_c", .unit = "C", .flags = NUL_OMIT),
+    PS_FIELD(struct drive_row, passed, "passed", .flags = PS_FLD_NULL | OLD_SKIP),
+    PS_FIELD(struct drive_row, power_on_hours, "power_on_hours", .unit = "h",
+	     .flags = PS_FLD_NULL | OLD_SKIP),
+    PS_FIELD(struct drive_row, power_cycles, "power_cycles", .flags = PS_FLD_NULL | OLD_SKIP),
+    PS_FIELD(struct drive_row, temperature_c, "temperature_c", .unit = "C",
+	     .flags = PS_FLD_NULL | OLD_SKIP),
     PS_FIELD(struct drive_row, temperature_max_c, "temperature_max_c", .unit = "C",
-	     .flags = NUL_OMIT),
+	     .flags = PS_FLD_NULL | OLD_SKIP),
     PS_FIELD(struct drive_row, temperature_cycle_max_c, "temperature_cycle_max_c", .unit = "C",
-	     .flags = NUL_OMIT),
+	     .flags = PS_FLD_NULL | OLD_SKIP),
     PS_FIELD_OBJP(struct drive_row, ata, "ata", &ata_fields, .flags = NUL_OMIT),
     PS_FIELD_OBJP(struct drive_row, nvme, "nvme", &nvme_fields, .flags = NUL_OMIT),
     PS_FIELD_OBJP(struct drive_row, scsi, "scsi", &scsi_fields, .flags = NUL_OMIT),
@@ -602,9 +606,10 @@ static int identity(struct drive *d)
 }
 
 /* A temperature: -1 (null) when the drive gave none. */
-static int temp_of(int t)
+/* A temperature as the report holds it: NAN when the drive gives none (below 0 C is kept). */
+static double temp_of(int t)
 {
-	return t == PS_SMART_NO_TEMP ? -1 : t;
+	return t == PS_SMART_NO_TEMP ? NAN : (double)t;
 }
 
 /* The ATA attributes the rules read: smartctl's decoded counts and their rows in full. */
