@@ -20,45 +20,6 @@
 //config:	  short self-test (ATA through smartctl, NVMe through the admin
 //config:	  command) and waits for its result. Needs smartctl in the image.
 //kbuild:step-$(CONFIG_STEP_SMART) += smart.o
-//schema:{
-//schema:  "type": "object",
-//schema:  "properties": {
-//schema:    "plan": {"enum": ["quick", "full"]},
-//schema:    "smartctl_version": {"type": ["string", "null"]},
-//schema:    "drives": {"type": "array", "items": {
-//schema:      "type": "object",
-//schema:      "properties": {
-//schema:        "name": {"type": "string"},
-//schema:        "device": {"type": ["string", "null"]},
-//schema:        "skipped_reason": {"type": "string"},
-//schema:        "attempts": {"type": "array", "items": {"type": "object",
-//schema:          "properties": {"type": {"type": "string"}, "exit_status": {"type": ["integer", "null"]},
-//schema:                         "answered": {"type": "boolean"}, "message": {"type": ["string", "null"]}},
-//schema:          "required": ["type", "answered"]}},
-//schema:        "answered_by": {"type": ["string", "null"]},
-//schema:        "no_smart_reason": {"type": ["string", "null"]},
-//schema:        "protocol": {"enum": ["ata", "nvme", "scsi", null]},
-//schema:        "verdict": {"enum": ["pass", "warn", "fail", null]},
-//schema:        "verdict_rule": {"type": ["string", "null"]},
-//schema:        "passed": {"type": ["boolean", "null"]},
-//schema:        "power_on_hours": {"type": ["integer", "null"]},
-//schema:        "power_cycles": {"type": ["integer", "null"]},
-//schema:        "temperature_c": {"type": ["integer", "null"]},
-//schema:        "temperature_max_c": {"type": ["integer", "null"]},
-//schema:        "ata": {"type": ["object", "null"]},
-//schema:        "nvme": {"type": ["object", "null"]},
-//schema:        "scsi": {"type": ["object", "null"]},
-//schema:        "self_test_log": {"type": "array"},
-//schema:        "self_test": {"type": ["object", "null"]},
-//schema:        "identity": {"type": ["object", "null"]},
-//schema:        "smartctl": {"type": ["object", "null"]},
-//schema:        "smartctl_text": {"type": ["string", "null"]}
-//schema:      },
-//schema:      "required": ["name"]
-//schema:    }}
-//schema:  },
-//schema:  "required": ["plan", "drives"]
-//schema:}
 /* clang-format on */
 
 #include "core/step.h"
@@ -85,6 +46,281 @@
 #define POLL_FIRST_S	   2.0
 #define POLL_EVERY_S	   5.0
 #define RAW_TEXT_CAP	   65536 /* output that is not JSON is kept up to this */
+
+/* ---- the result: data{} as a struct, described once ---- */
+
+struct attempt_row {
+	char type[16];	 /* "auto" or the -d type */
+	int exit_status; /* smartctl's bit mask; -1: smartctl did not run */
+	bool answered;
+	char message[300];
+};
+
+struct attr_row {
+	int id;
+	char name[40];
+	int64_t value, worst, thresh, raw, count; /* -1 unknown */
+	char raw_text[48];
+	char when_failed[16];
+};
+
+/* The ATA attributes the rules read, by name; -1 (null) when the drive has no such attribute. */
+struct ata_part {
+	int64_t reallocated, power_on_hours, reported_uncorrect, command_timeout, temperature;
+	int64_t reallocation_events, pending, offline_uncorrectable, crc_errors;
+	struct attr_row attributes[9];
+	size_t n_attributes;
+	int64_t error_log_count;
+};
+
+struct nvme_error_row {
+	int64_t error_count;
+	char status[80];
+	int64_t lba;
+};
+
+struct nvme_part {
+	int64_t critical_warning;
+	char critical_warning_text[256];
+	int64_t available_spare, available_spare_threshold, percentage_used;
+	int64_t media_errors, error_log_entries, unsafe_shutdowns;
+	int64_t data_units_read, data_units_written;
+	struct nvme_error_row error_log[PS_SMART_NVME_ERRORS];
+	size_t n_error_log;
+};
+
+struct scsi_part {
+	int64_t grown_defects, uncorrected_read, uncorrected_write, uncorrected_verify;
+	int64_t start_stop_cycles;
+};
+
+struct log_row {
+	char type[32], status[80];
+	ps_tri passed;
+	int64_t hours, lba_first_error;
+};
+
+struct self_test_part {
+	const char *kind;
+	bool started;
+	char reason[400];
+	double announced_s, limit_s, waited_s;
+	char result[256];
+	ps_tri passed;
+	int64_t lba_first_error;
+};
+
+struct identity_part {
+	char smartctl_model[PS_SMART_STR], smartctl_serial[PS_SMART_STR], smartctl_firmware[48];
+	char inventory_model[PS_STR_LEN], inventory_serial[PS_STR_LEN], inventory_firmware[48];
+	char inventory_source[16];
+	json_object *differs; /* "model", "serial", "firmware" */
+	const char *used, *why;
+};
+
+struct drive_row {
+	const char *name, *device;
+	const char *skipped_reason;
+	struct attempt_row *attempts;
+	size_t n_attempts;
+	char answered_by[16]; /* auto or the -d type */
+	char no_smart_reason[900];
+	const char *protocol, *verdict, *verdict_rule;
+	ps_tri passed;
+	int64_t power_on_hours, power_cycles;
+	double temperature_c, temperature_max_c, temperature_cycle_max_c; /* NAN: unknown */
+	struct ata_part *ata;
+	struct nvme_part *nvme;
+	struct scsi_part *scsi;
+	struct log_row self_test_log[PS_SMART_SELFTESTS];
+	size_t n_self_test_log;
+	struct self_test_part *self_test;
+	struct identity_part *identity;
+	json_object *smartctl;	    /* smartctl's own JSON */
+	json_object *smartctl_text; /* its output when that was not JSON */
+};
+
+struct smart_result {
+	const char *plan;
+	char smartctl_version[32];
+	struct drive_row *drives;
+	size_t n_drives;
+};
+
+#define NUL_OMIT (PS_FLD_NULL | PS_FLD_OMIT)
+/* written null when unknown; a skipped drive's row in older reports lacks it */
+#define OLD_SKIP PS_FLD_NEWER
+
+static const char *const plan_names[] = {"quick", "full", NULL};
+static const char *const proto_names[] = {"ata", "nvme", "scsi", NULL};
+static const char *const verdict_names[] = {"pass", "warn", "fail", NULL};
+static const char *const used_names[] = {"smartctl", "inventory", NULL};
+
+static const struct ps_field attempt_f[] = {
+    PS_FIELD(struct attempt_row, type, "type", .help = "auto or the -d type"),
+    PS_FIELD(struct attempt_row, exit_status, "exit_status", .help = "smartctl's bit mask",
+	     .flags = NUL_OMIT),
+    PS_FIELD(struct attempt_row, answered, "answered"),
+    PS_FIELD(struct attempt_row, message, "message", .flags = PS_FLD_NULL),
+};
+static const struct ps_fields attempt_fields = PS_FIELDS(struct attempt_row, attempt_f);
+
+static const struct ps_field attr_f[] = {
+    PS_FIELD(struct attr_row, id, "id"),
+    PS_FIELD(struct attr_row, name, "name", .flags = PS_FLD_NULL),
+    PS_FIELD(struct attr_row, value, "value", .flags = PS_FLD_NULL),
+    PS_FIELD(struct attr_row, worst, "worst", .flags = PS_FLD_NULL),
+    PS_FIELD(struct attr_row, thresh, "thresh", .flags = PS_FLD_NULL),
+    PS_FIELD(struct attr_row, raw, "raw", .flags = PS_FLD_NULL),
+    PS_FIELD(struct attr_row, raw_text, "raw_text", .flags = PS_FLD_NULL),
+    PS_FIELD(struct attr_row, count, "count", .flags = PS_FLD_NULL),
+    PS_FIELD(struct attr_row, when_failed, "when_failed", .help = "now, past or null",
+	     .flags = PS_FLD_NULL),
+};
+static const struct ps_fields attr_fields = PS_FIELDS(struct attr_row, attr_f);
+
+static const struct ps_field ata_f[] = {
+    PS_FIELD(struct ata_part, reallocated, "reallocated", .help = "attribute 5",
+	     .flags = PS_FLD_NULL),
+    PS_FIELD(struct ata_part, power_on_hours, "power_on_hours", .help = "attribute 9",
+	     .flags = PS_FLD_NULL),
+    PS_FIELD(struct ata_part, reported_uncorrect, "reported_uncorrect", .help = "attribute 187",
+	     .flags = PS_FLD_NULL),
+    PS_FIELD(struct ata_part, command_timeout, "command_timeout", .help = "attribute 188",
+	     .flags = PS_FLD_NULL),
+    PS_FIELD(struct ata_part, temperature, "temperature", .help = "attribute 194",
+	     .flags = PS_FLD_NULL),
+    PS_FIELD(struct ata_part, reallocation_events, "reallocation_events", .help = "attribute 196",
+	     .flags = PS_FLD_NULL),
+    PS_FIELD(struct ata_part, pending, "pending", .help = "attribute 197", .flags = PS_FLD_NULL),
+    PS_FIELD(struct ata_part, offline_uncorrectable, "offline_uncorrectable",
+	     .help = "attribute 198", .flags = PS_FLD_NULL),
+    PS_FIELD(struct ata_part, crc_errors, "crc_errors", .help = "attribute 199",
+	     .flags = PS_FLD_NULL),
+    PS_FIELD_ARRAY(struct ata_part, attributes, n_attributes, "attributes", &attr_fields),
+    PS_FIELD(struct ata_part, error_log_count, "error_log_count", .flags = PS_FLD_NULL),
+};
+static const struct ps_fields ata_fields = PS_FIELDS(struct ata_part, ata_f);
+
+static const struct ps_field nvme_error_f[] = {
+    PS_FIELD(struct nvme_error_row, error_count, "error_count", .flags = PS_FLD_NULL),
+    PS_FIELD(struct nvme_error_row, status, "status", .flags = PS_FLD_NULL),
+    PS_FIELD(struct nvme_error_row, lba, "lba", .flags = PS_FLD_NULL),
+};
+static const struct ps_fields nvme_error_fields = PS_FIELDS(struct nvme_error_row, nvme_error_f);
+
+static const struct ps_field nvme_f[] = {
+    PS_FIELD(struct nvme_part, critical_warning, "critical_warning", .help = "bit mask",
+	     .flags = PS_FLD_NULL),
+    PS_FIELD(struct nvme_part, critical_warning_text, "critical_warning_text",
+	     .flags = PS_FLD_NULL),
+    PS_FIELD(struct nvme_part, available_spare, "available_spare", .unit = "%",
+	     .flags = PS_FLD_NULL),
+    PS_FIELD(struct nvme_part, available_spare_threshold, "available_spare_threshold", .unit = "%",
+	     .flags = PS_FLD_NULL),
+    PS_FIELD(struct nvme_part, percentage_used, "percentage_used", .unit = "%",
+	     .flags = PS_FLD_NULL),
+    PS_FIELD(struct nvme_part, media_errors, "media_errors", .flags = PS_FLD_NULL),
+    PS_FIELD(struct nvme_part, error_log_entries, "error_log_entries", .flags = PS_FLD_NULL),
+    PS_FIELD(struct nvme_part, unsafe_shutdowns, "unsafe_shutdowns", .flags = PS_FLD_NULL),
+    PS_FIELD(struct nvme_part, data_units_read, "data_units_read", .unit = "units of 512,000 bytes",
+	     .flags = PS_FLD_NULL),
+    PS_FIELD(struct nvme_part, data_units_written, "data_units_written",
+	     .unit = "units of 512,000 bytes", .flags = PS_FLD_NULL),
+    PS_FIELD_ARRAY(struct nvme_part, error_log, n_error_log, "error_log", &nvme_error_fields),
+};
+static const struct ps_fields nvme_fields = PS_FIELDS(struct nvme_part, nvme_f);
+
+static const struct ps_field scsi_f[] = {
+    PS_FIELD(struct scsi_part, grown_defects, "grown_defects", .flags = PS_FLD_NULL),
+    PS_FIELD(struct scsi_part, uncorrected_read, "uncorrected_read", .flags = PS_FLD_NULL),
+    PS_FIELD(struct scsi_part, uncorrected_write, "uncorrected_write", .flags = PS_FLD_NULL),
+    PS_FIELD(struct scsi_part, uncorrected_verify, "uncorrected_verify", .flags = PS_FLD_NULL),
+    PS_FIELD(struct scsi_part, start_stop_cycles, "start_stop_cycles", .flags = PS_FLD_NULL),
+};
+static const struct ps_fields scsi_fields = PS_FIELDS(struct scsi_part, scsi_f);
+
+static const struct ps_field log_f[] = {
+    PS_FIELD(struct log_row, type, "type", .flags = PS_FLD_NULL),
+    PS_FIELD(struct log_row, status, "status", .flags = PS_FLD_NULL),
+    PS_FIELD(struct log_row, passed, "passed", .flags = PS_FLD_NULL),
+    PS_FIELD(struct log_row, hours, "hours", .flags = PS_FLD_NULL),
+    PS_FIELD(struct log_row, lba_first_error, "lba_first_error", .flags = PS_FLD_NULL),
+};
+static const struct ps_fields log_fields = PS_FIELDS(struct log_row, log_f);
+
+static const struct ps_field self_test_f[] = {
+    PS_FIELD(struct self_test_part, kind, "kind", .help = "short"),
+    PS_FIELD(struct self_test_part, started, "started"),
+    PS_FIELD(struct self_test_part, reason, "reason", .help = "why it was not started",
+	     .flags = NUL_OMIT),
+    PS_FIELD(struct self_test_part, announced_s, "announced_s", .unit = "s", .flags = NUL_OMIT),
+    PS_FIELD(struct self_test_part, limit_s, "limit_s", .unit = "s", .flags = NUL_OMIT),
+    PS_FIELD(struct self_test_part, waited_s, "waited_s", .unit = "s", .decimals = 1,
+	     .flags = NUL_OMIT),
+    PS_FIELD(struct self_test_part, result, "result", .flags = NUL_OMIT),
+    PS_FIELD(struct self_test_part, passed, "passed", .flags = NUL_OMIT),
+    PS_FIELD(struct self_test_part, lba_first_error, "lba_first_error", .flags = NUL_OMIT),
+};
+static const struct ps_fields self_test_fields = PS_FIELDS(struct self_test_part, self_test_f);
+
+static const struct ps_field identity_f[] = {
+    PS_FIELD(struct identity_part, smartctl_model, "smartctl_model", .flags = PS_FLD_NULL),
+    PS_FIELD(struct identity_part, smartctl_serial, "smartctl_serial", .flags = PS_FLD_NULL),
+    PS_FIELD(struct identity_part, smartctl_firmware, "smartctl_firmware", .flags = PS_FLD_NULL),
+    PS_FIELD(struct identity_part, inventory_model, "inventory_model", .flags = PS_FLD_NULL),
+    PS_FIELD(struct identity_part, inventory_serial, "inventory_serial", .flags = PS_FLD_NULL),
+    PS_FIELD(struct identity_part, inventory_firmware, "inventory_firmware", .flags = PS_FLD_NULL),
+    PS_FIELD(struct identity_part, inventory_source, "inventory_source", .flags = PS_FLD_NULL),
+    PS_FIELD(struct identity_part, differs, "differs",
+	     .schema = "{\"type\": \"array\", \"items\": {\"enum\": [\"model\", \"serial\", "
+		       "\"firmware\"]}}"),
+    PS_FIELD(struct identity_part, used, "used", .names = used_names),
+    PS_FIELD(struct identity_part, why, "why"),
+};
+static const struct ps_fields identity_fields = PS_FIELDS(struct identity_part, identity_f);
+
+static const struct ps_field drive_f[] = {
+    PS_FIELD(struct drive_row, name, "name"),
+    PS_FIELD(struct drive_row, device, "device", .flags = PS_FLD_NULL),
+    PS_FIELD(struct drive_row, skipped_reason, "skipped_reason", .flags = PS_FLD_OMIT),
+    PS_FIELD_ARRAY(struct drive_row, attempts, n_attempts, "attempts", &attempt_fields,
+		   .flags = PS_FLD_OMIT),
+    PS_FIELD(struct drive_row, answered_by, "answered_by", .flags = NUL_OMIT),
+    PS_FIELD(struct drive_row, no_smart_reason, "no_smart_reason", .flags = NUL_OMIT),
+    PS_FIELD(struct drive_row, protocol, "protocol", .names = proto_names, .flags = NUL_OMIT),
+    PS_FIELD(struct drive_row, verdict, "verdict", .names = verdict_names, .flags = NUL_OMIT),
+    PS_FIELD(struct drive_row, verdict_rule, "verdict_rule", .flags = NUL_OMIT),
+    PS_FIELD(struct drive_row, passed, "passed", .flags = PS_FLD_NULL | OLD_SKIP),
+    PS_FIELD(struct drive_row, power_on_hours, "power_on_hours", .unit = "h",
+	     .flags = PS_FLD_NULL | OLD_SKIP),
+    PS_FIELD(struct drive_row, power_cycles, "power_cycles", .flags = PS_FLD_NULL | OLD_SKIP),
+    PS_FIELD(struct drive_row, temperature_c, "temperature_c", .unit = "C",
+	     .flags = PS_FLD_NULL | OLD_SKIP),
+    PS_FIELD(struct drive_row, temperature_max_c, "temperature_max_c", .unit = "C",
+	     .flags = PS_FLD_NULL | OLD_SKIP),
+    PS_FIELD(struct drive_row, temperature_cycle_max_c, "temperature_cycle_max_c", .unit = "C",
+	     .flags = PS_FLD_NULL | OLD_SKIP),
+    PS_FIELD_OBJP(struct drive_row, ata, "ata", &ata_fields, .flags = NUL_OMIT),
+    PS_FIELD_OBJP(struct drive_row, nvme, "nvme", &nvme_fields, .flags = NUL_OMIT),
+    PS_FIELD_OBJP(struct drive_row, scsi, "scsi", &scsi_fields, .flags = NUL_OMIT),
+    PS_FIELD_ARRAY(struct drive_row, self_test_log, n_self_test_log, "self_test_log", &log_fields,
+		   .flags = PS_FLD_OMIT),
+    PS_FIELD_OBJP(struct drive_row, self_test, "self_test", &self_test_fields, .flags = NUL_OMIT),
+    PS_FIELD_OBJP(struct drive_row, identity, "identity", &identity_fields, .flags = NUL_OMIT),
+    PS_FIELD(struct drive_row, smartctl, "smartctl", .schema = "{\"type\": \"object\"}",
+	     .help = "smartctl's JSON of the answering call", .flags = NUL_OMIT),
+    PS_FIELD(struct drive_row, smartctl_text, "smartctl_text", .schema = "{\"type\": \"string\"}",
+	     .help = "the output when it was not JSON", .flags = NUL_OMIT),
+};
+static const struct ps_fields drive_fields = PS_FIELDS(struct drive_row, drive_f);
+
+static const struct ps_field smart_f[] = {
+    PS_FIELD(struct smart_result, plan, "plan", .names = plan_names),
+    PS_FIELD(struct smart_result, smartctl_version, "smartctl_version", .flags = NUL_OMIT),
+    PS_FIELD_ARRAY(struct smart_result, drives, n_drives, "drives", &drive_fields),
+};
+static const struct ps_fields smart_fields = PS_FIELDS(struct smart_result, smart_f);
 
 /* ---- how the step reaches smartctl and the NVMe ioctls: tests replace it ---- */
 
@@ -153,10 +389,9 @@ static const struct smart_backend *smart_backend = &real_backend;
 struct drive {
 	struct ps_ctx *ctx;
 	const struct ps_drive *inv;
-	json_object *obj, *attempts;
+	struct drive_row *row; /* its row of the result */
 	struct ps_smart s;
-	json_object *doc; /* smartctl's JSON of the answering run (owned by obj once set) */
-	char type[16];	  /* the -d type that answered, "" for smartctl's own choice */
+	char type[16]; /* the -d type that answered, "" for smartctl's own choice */
 	bool ok;
 	const char *drive_says_no; /* an attempt reached the drive, which gave no health data */
 	bool opened;		   /* an attempt opened the device (behind USB: the bridge) */
@@ -166,7 +401,6 @@ struct drive {
 	double st_start, st_deadline, st_announced;
 	int st_pct;
 	bool st_done;
-	json_object *st;
 };
 
 static void drive_path(const struct drive *d, char *buf, size_t len)
@@ -195,10 +429,10 @@ static int smartctl(struct drive *d, const char *type, const char *const *args,
 	return smart_backend->smartctl(smart_backend->arg, argv, SMARTCTL_TIMEOUT_S, out);
 }
 
-static void keep_text(json_object *obj, const struct ps_smartctl_out *o)
+static void keep_json(json_object **member, json_object *v)
 {
-	ps_json_set(obj, "smartctl_text",
-		    ps_json_new_strn(o->text, o->len < RAW_TEXT_CAP ? o->len : RAW_TEXT_CAP));
+	json_object_put(*member);
+	*member = v;
 }
 
 /*
@@ -209,23 +443,27 @@ static void keep_text(json_object *obj, const struct ps_smartctl_out *o)
 static int try_type(struct drive *d, const char *type, bool *malformed)
 {
 	static const char *const args[] = {"-x", "--json=c", NULL};
+	struct smart_result *r = d->ctx->result;
 	struct ps_smartctl_out out;
 	struct ps_smart s;
-	json_object *doc = NULL, *a = json_object_new_object();
+	json_object *doc = NULL;
+	struct attempt_row *a =
+	    ps_fields_grow(&attempt_fields, &d->row->attempts, &d->row->n_attempts);
 	char why[256] = "";
-	int ret = smartctl(d, type, args, &out), pr;
+	int ret, pr;
 
-	ps_json_set_str(a, "type", type ? type : "auto");
-	json_object_array_add(d->attempts, a);
+	if (!a)
+		return -ENOMEM;
+	ret = smartctl(d, type, args, &out);
+	snprintf(a->type, sizeof(a->type), "%s", type ? type : "auto");
+	a->exit_status = -1;
 	if (ret < 0) {
-		ps_json_set(a, "answered", json_object_new_boolean(false));
-		ps_json_set_str(a, "message", strerror(-ret));
+		snprintf(a->message, sizeof(a->message), "%s", strerror(-ret));
 		return ret == -ENOENT ? -ENOENT : 0;
 	}
-	ps_json_set(a, "exit_status", json_object_new_int(out.exit_status));
+	a->exit_status = out.exit_status;
 	if (out.timed_out) {
-		ps_json_set(a, "answered", json_object_new_boolean(false));
-		ps_json_set_str(a, "message", "no answer within 60 s: killed");
+		snprintf(a->message, sizeof(a->message), "no answer within 60 s: killed");
 		ps_findf(d->ctx, PS_SEV_WARN, ps_drive_ref(d->inv), "smartctl_timeout",
 			 "smartctl%s%s did not finish within %.0f s: the drive may hang on "
 			 "commands; check its cable and power",
@@ -236,24 +474,22 @@ static int try_type(struct drive *d, const char *type, bool *malformed)
 	pr = ps_smart_parse(out.text, out.len, &s, &doc, why, sizeof(why));
 	if (pr < 0) {
 		*malformed = true;
-		ps_json_set(a, "answered", json_object_new_boolean(false));
-		ps_json_set_str(a, "message", why);
-		keep_text(d->obj, &out);
+		snprintf(a->message, sizeof(a->message), "%s", why);
+		keep_json(
+		    &d->row->smartctl_text,
+		    ps_json_new_strn(out.text, out.len < RAW_TEXT_CAP ? out.len : RAW_TEXT_CAP));
 		ps_smartctl_out_free(&out);
 		return 0;
 	}
 	ps_smartctl_out_free(&out);
-	if (!ps_json_get(d->ctx->data, "smartctl_version") && s.version_major >= 0) {
-		char v[32];
-
-		snprintf(v, sizeof(v), "%d.%d", s.version_major, s.version_minor);
-		ps_json_set_str(d->ctx->data, "smartctl_version", v);
-	}
-	ps_json_set(a, "answered", json_object_new_boolean(ps_smart_answered(&s)));
-	ps_json_set_str(a, "message", ps_smart_message(&s));
+	if (!r->smartctl_version[0] && s.version_major >= 0)
+		snprintf(r->smartctl_version, sizeof(r->smartctl_version), "%d.%d", s.version_major,
+			 s.version_minor);
+	a->answered = ps_smart_answered(&s);
+	snprintf(a->message, sizeof(a->message), "%s", ps_smart_message(&s));
 	if (!ps_smart_answered(&s)) {
 		/* the last non-answer is kept for whoever wants to see what smartctl said */
-		ps_json_set(d->obj, "smartctl", doc);
+		keep_json(&d->row->smartctl, doc);
 		d->s = s;
 		if (!d->drive_says_no)
 			d->drive_says_no = ps_smart_drive_says_no(&s);
@@ -261,8 +497,7 @@ static int try_type(struct drive *d, const char *type, bool *malformed)
 		return 0;
 	}
 	d->s = s;
-	d->doc = doc;
-	ps_json_set(d->obj, "smartctl", doc);
+	keep_json(&d->row->smartctl, doc);
 	snprintf(d->type, sizeof(d->type), "%s", type ? type : "");
 	return 1;
 }
@@ -270,25 +505,23 @@ static int try_type(struct drive *d, const char *type, bool *malformed)
 /* Why a drive gives no SMART, from what each attempt said. */
 static void no_smart(struct drive *d, bool usb)
 {
-	char why[900];
+	char *why = d->row->no_smart_reason;
+	size_t whylen = sizeof(d->row->no_smart_reason), o = 0;
 	const char *cause, *first;
-	size_t o = 0;
 
-	for (size_t i = 0; i < ps_json_len(d->attempts) && o < sizeof(why); i++) {
-		json_object *a = ps_json_at(d->attempts, i);
-		const char *m = ps_json_str(a, "message");
-		int64_t ex = -1;
+	for (size_t i = 0; i < d->row->n_attempts && o < whylen; i++) {
+		const struct attempt_row *a = &d->row->attempts[i];
+		const char *m = a->message;
+		int ex = a->exit_status;
 
-		ps_json_int(a, "exit_status", &ex);
-		o += (size_t)snprintf(why + o, sizeof(why) - o, "%s%s: %s", i ? "; " : "",
-				      ps_json_str_or(a, "type", "?"),
-				      m && m[0]		      ? m
+		o += (size_t)snprintf(why + o, whylen - o, "%s%s: %s", i ? "; " : "", a->type,
+				      m[0]		      ? m
 				      : ex >= 0 && (ex & 0x2) ? "the device did not answer its "
 								"identify command"
 				      : ex >= 0 && (ex & 0x1) ? "smartctl refused the device"
 							      : "no health data");
 	}
-	o = o < sizeof(why) ? o : sizeof(why) - 1;
+	o = o < whylen ? o : whylen - 1;
 	/* the bridge is the cause only when no attempt reached the drive behind it */
 	cause = d->drive_says_no   ? d->drive_says_no
 		: usb && d->opened ? "the USB bridge passes no SMART commands: connect the drive "
@@ -296,12 +529,11 @@ static void no_smart(struct drive *d, bool usb)
 		: d->inv->transport == PS_TR_VIRTIO ? "a virtio disk of a hypervisor has no SMART"
 						    : NULL;
 	if (cause)
-		snprintf(why + o, sizeof(why) - o, " (%s)", cause);
-	ps_json_set_str(d->obj, "no_smart_reason", why);
+		snprintf(why + o, whylen - o, " (%s)", cause);
 	ps_findf(d->ctx, PS_SEV_INFO, ps_drive_ref(d->inv), "no_smart",
 		 "no SMART data: %s; its health is unknown", why);
 	/* the verdicts say it short: the cause, else what smartctl said first */
-	first = ps_json_str(ps_json_at(d->attempts, 0), "message");
+	first = d->row->n_attempts ? d->row->attempts[0].message : NULL;
 	ps_not_tested(d->ctx, ps_drive_ref(d->inv), "no SMART data: %s",
 		      cause		  ? cause
 		      : first && first[0] ? first
@@ -321,11 +553,11 @@ static bool same(const char *a, const char *b)
  * standard, wins too. The inventory was corrected before it was frozen
  * (hw/drive_identity.c); the table compares with what sysfs said.
  */
-static void identity(struct drive *d)
+static int identity(struct drive *d)
 {
 	const struct ps_drive *v = d->inv;
 	const struct ps_smart *s = &d->s;
-	json_object *id = json_object_new_object(), *diff = json_object_new_array();
+	struct identity_part *id = ps_fields_new(&identity_fields, 1);
 	const char *smodel =
 	    s->proto == PS_SMART_PROTO_SCSI && s->product[0] ? s->product : s->model;
 	bool corrected = strcmp(v->identity_source, "smartctl") == 0 && v->sysfs_model[0];
@@ -333,33 +565,36 @@ static void identity(struct drive *d)
 	const char *iserial = corrected ? v->sysfs_serial : v->serial;
 	const char *ifirmware = corrected ? v->sysfs_firmware : v->firmware;
 	bool bridge = v->transport == PS_TR_USB && s->proto != PS_SMART_PROTO_SCSI;
-	bool wins;
+	bool differs[3], wins;
+	static const char *const what[3] = {"model", "serial", "firmware"};
 
-	ps_json_set_str(id, "smartctl_model", smodel);
-	ps_json_set_str(id, "smartctl_serial", s->serial);
-	ps_json_set_str(id, "smartctl_firmware", s->firmware);
-	ps_json_set_str(id, "inventory_model", imodel);
-	ps_json_set_str(id, "inventory_serial", iserial);
-	ps_json_set_str(id, "inventory_firmware", ifirmware);
-	ps_json_set_str(id, "inventory_source",
-			corrected ? v->sysfs_identity_source : v->identity_source);
-	if (smodel[0] && !same(smodel, imodel))
-		json_object_array_add(diff, json_object_new_string("model"));
-	if (s->serial[0] && !same(s->serial, iserial))
-		json_object_array_add(diff, json_object_new_string("serial"));
-	if (s->firmware[0] && !same(s->firmware, ifirmware))
-		json_object_array_add(diff, json_object_new_string("firmware"));
-	wins = ps_json_len(diff) > 0 && smodel[0];
-	ps_json_set(id, "differs", diff);
-	ps_json_set_str(id, "used", wins ? "smartctl" : "inventory");
-	ps_json_set_str(id, "why",
-			!smodel[0] && !s->serial[0] && !s->firmware[0]
-			    ? "smartctl gave no identity: the inventory's is kept"
-			: !smodel[0] ? "smartctl gave no model: the inventory's identity is kept"
-			: !wins	     ? "smartctl and the inventory agree"
-			: bridge ? "behind a USB bridge smartctl reads the drive, sysfs the bridge"
-				 : "smartctl (the drive's IDENTIFY as smartctl reads it) differs "
-				   "from sysfs");
+	if (!id)
+		return -ENOMEM;
+	d->row->identity = id;
+	snprintf(id->smartctl_model, sizeof(id->smartctl_model), "%s", smodel);
+	snprintf(id->smartctl_serial, sizeof(id->smartctl_serial), "%s", s->serial);
+	snprintf(id->smartctl_firmware, sizeof(id->smartctl_firmware), "%s", s->firmware);
+	snprintf(id->inventory_model, sizeof(id->inventory_model), "%s", imodel);
+	snprintf(id->inventory_serial, sizeof(id->inventory_serial), "%s", iserial);
+	snprintf(id->inventory_firmware, sizeof(id->inventory_firmware), "%s", ifirmware);
+	snprintf(id->inventory_source, sizeof(id->inventory_source), "%s",
+		 corrected ? v->sysfs_identity_source : v->identity_source);
+	differs[0] = smodel[0] && !same(smodel, imodel);
+	differs[1] = s->serial[0] && !same(s->serial, iserial);
+	differs[2] = s->firmware[0] && !same(s->firmware, ifirmware);
+	id->differs = json_object_new_array();
+	for (size_t i = 0; i < 3; i++)
+		if (differs[i])
+			json_object_array_add(id->differs, json_object_new_string(what[i]));
+	wins = (differs[0] || differs[1] || differs[2]) && smodel[0];
+	id->used = wins ? "smartctl" : "inventory";
+	id->why = !smodel[0] && !s->serial[0] && !s->firmware[0]
+		      ? "smartctl gave no identity: the inventory's is kept"
+		  : !smodel[0] ? "smartctl gave no model: the inventory's identity is kept"
+		  : !wins      ? "smartctl and the inventory agree"
+		  : bridge     ? "behind a USB bridge smartctl reads the drive, sysfs the bridge"
+			       : "smartctl (the drive's IDENTIFY as smartctl reads it) differs "
+				 "from sysfs";
 	if (wins && !bridge)
 		ps_findf(d->ctx, PS_SEV_INFO, ps_drive_ref(v), "identity_differs",
 			 "smartctl reads model/serial/firmware %s / %s / %s, sysfs gave %s / %s / "
@@ -367,116 +602,129 @@ static void identity(struct drive *d)
 			 smodel, s->serial[0] ? s->serial : "-", s->firmware[0] ? s->firmware : "-",
 			 imodel[0] ? imodel : "-", iserial[0] ? iserial : "-",
 			 ifirmware[0] ? ifirmware : "-");
-	ps_json_set(d->obj, "identity", id);
+	return 0;
 }
 
-static json_object *count_or_null(int64_t v)
+/* A temperature: -1 (null) when the drive gave none. */
+/* A temperature as the report holds it: NAN when the drive gives none (below 0 C is kept). */
+static double temp_of(int t)
 {
-	return ps_json_new_count(v);
+	return t == PS_SMART_NO_TEMP ? NAN : (double)t;
 }
 
-static json_object *temp_json(int t)
+/* The ATA attributes the rules read: smartctl's decoded counts and their rows in full. */
+static struct ata_part *ata_part(const struct ps_smart *s)
 {
-	return t == PS_SMART_NO_TEMP ? NULL : json_object_new_int(t);
+	static const struct {
+		int id;
+		size_t off;
+	} keys[] = {{5, offsetof(struct ata_part, reallocated)},
+		    {9, offsetof(struct ata_part, power_on_hours)},
+		    {187, offsetof(struct ata_part, reported_uncorrect)},
+		    {188, offsetof(struct ata_part, command_timeout)},
+		    {194, offsetof(struct ata_part, temperature)},
+		    {196, offsetof(struct ata_part, reallocation_events)},
+		    {197, offsetof(struct ata_part, pending)},
+		    {198, offsetof(struct ata_part, offline_uncorrectable)},
+		    {199, offsetof(struct ata_part, crc_errors)}};
+	struct ata_part *ata = ps_fields_new(&ata_fields, 1);
+
+	if (!ata)
+		return NULL;
+	for (size_t i = 0; i < PS_ARRAY_SIZE(keys); i++) {
+		const struct ps_smart_attr *a = ps_smart_attr(s, keys[i].id);
+		int64_t *count = (int64_t *)((char *)ata + keys[i].off);
+		struct attr_row *e;
+
+		*count = a && a->count >= 0 ? a->count : -1;
+		if (!a)
+			continue;
+		e = &ata->attributes[ata->n_attributes++];
+		e->id = a->id;
+		snprintf(e->name, sizeof(e->name), "%s", a->name);
+		e->value = a->value >= 0 ? a->value : -1;
+		e->worst = a->worst >= 0 ? a->worst : -1;
+		e->thresh = a->thresh >= 0 ? a->thresh : -1;
+		e->raw = a->raw >= 0 ? a->raw : -1;
+		snprintf(e->raw_text, sizeof(e->raw_text), "%s", a->raw_text);
+		e->count = a->count >= 0 ? a->count : -1;
+		snprintf(e->when_failed, sizeof(e->when_failed), "%s", a->when_failed);
+	}
+	ata->error_log_count = s->ata_error_count >= 0 ? s->ata_error_count : -1;
+	return ata;
 }
 
-static void figures(struct drive *d)
+static struct nvme_part *nvme_part(const struct ps_smart *s)
+{
+	struct nvme_part *nv = ps_fields_new(&nvme_fields, 1);
+
+	if (!nv)
+		return NULL;
+	nv->critical_warning = s->nvme_critical_warning >= 0 ? s->nvme_critical_warning : -1;
+	ps_nvme_critical_text(s->nvme_critical_warning, nv->critical_warning_text,
+			      sizeof(nv->critical_warning_text));
+	nv->available_spare = s->nvme_spare >= 0 ? s->nvme_spare : -1;
+	nv->available_spare_threshold = s->nvme_spare_threshold >= 0 ? s->nvme_spare_threshold : -1;
+	nv->percentage_used = s->nvme_percentage_used >= 0 ? s->nvme_percentage_used : -1;
+	nv->media_errors = s->nvme_media_errors;
+	nv->error_log_entries = s->nvme_error_log_entries;
+	nv->unsafe_shutdowns = s->nvme_unsafe_shutdowns;
+	nv->data_units_read = s->nvme_data_units_read;
+	nv->data_units_written = s->nvme_data_units_written;
+	for (size_t i = 0; i < s->n_nvme_errors && i < PS_SMART_NVME_ERRORS; i++) {
+		struct nvme_error_row *e = &nv->error_log[nv->n_error_log++];
+
+		e->error_count = s->nvme_errors[i].error_count;
+		snprintf(e->status, sizeof(e->status), "%s", s->nvme_errors[i].status);
+		e->lba = s->nvme_errors[i].lba;
+	}
+	return nv;
+}
+
+static struct scsi_part *scsi_part(const struct ps_smart *s)
+{
+	struct scsi_part *sc = ps_fields_new(&scsi_fields, 1);
+
+	if (!sc)
+		return NULL;
+	sc->grown_defects = s->scsi_grown_defects;
+	sc->uncorrected_read = s->scsi_uncorrected_read;
+	sc->uncorrected_write = s->scsi_uncorrected_write;
+	sc->uncorrected_verify = s->scsi_uncorrected_verify;
+	sc->start_stop_cycles = s->scsi_start_stop_cycles;
+	return sc;
+}
+
+/* What was read of the drive into its row. */
+static int figures(struct drive *d)
 {
 	const struct ps_smart *s = &d->s;
-	json_object *o = d->obj, *log = json_object_new_array();
+	struct drive_row *o = d->row;
 
-	ps_json_set_str(o, "protocol", ps_smart_proto_name(s->proto));
-	ps_json_set_str(o, "answered_by", d->type[0] ? d->type : "auto");
-	ps_json_set_tri(o, "passed", s->passed);
-	ps_json_set(o, "power_on_hours", count_or_null(s->power_on_hours));
-	ps_json_set(o, "power_cycles", count_or_null(s->power_cycles));
-	ps_json_set(o, "temperature_c", temp_json(s->temp_c));
-	ps_json_set(o, "temperature_max_c", temp_json(s->temp_max_c));
-	ps_json_set(o, "temperature_cycle_max_c", temp_json(s->temp_cycle_max_c));
-	if (s->proto == PS_SMART_PROTO_ATA) {
-		static const struct {
-			int id;
-			const char *key;
-		} keys[] = {{5, "reallocated"},
-			    {9, "power_on_hours"},
-			    {187, "reported_uncorrect"},
-			    {188, "command_timeout"},
-			    {194, "temperature"},
-			    {196, "reallocation_events"},
-			    {197, "pending"},
-			    {198, "offline_uncorrectable"},
-			    {199, "crc_errors"}};
-		json_object *ata = json_object_new_object(), *attrs = json_object_new_array();
+	o->protocol = ps_smart_proto_name(s->proto);
+	snprintf(o->answered_by, sizeof(o->answered_by), "%s", d->type[0] ? d->type : "auto");
+	o->passed = s->passed;
+	o->power_on_hours = s->power_on_hours;
+	o->power_cycles = s->power_cycles;
+	o->temperature_c = temp_of(s->temp_c);
+	o->temperature_max_c = temp_of(s->temp_max_c);
+	o->temperature_cycle_max_c = temp_of(s->temp_cycle_max_c);
+	if (s->proto == PS_SMART_PROTO_ATA && !(o->ata = ata_part(s)))
+		return -ENOMEM;
+	if (s->proto == PS_SMART_PROTO_NVME && !(o->nvme = nvme_part(s)))
+		return -ENOMEM;
+	if (s->proto == PS_SMART_PROTO_SCSI && !(o->scsi = scsi_part(s)))
+		return -ENOMEM;
+	for (size_t i = 0; i < s->n_tests && i < PS_SMART_SELFTESTS; i++) {
+		struct log_row *e = &o->self_test_log[o->n_self_test_log++];
 
-		for (size_t i = 0; i < PS_ARRAY_SIZE(keys); i++) {
-			const struct ps_smart_attr *a = ps_smart_attr(s, keys[i].id);
-			json_object *e;
-
-			ps_json_set(ata, keys[i].key, a ? count_or_null(a->count) : NULL);
-			if (!a)
-				continue;
-			e = json_object_new_object();
-			ps_json_set(e, "id", json_object_new_int(a->id));
-			ps_json_set_str(e, "name", a->name);
-			ps_json_set(e, "value", count_or_null(a->value));
-			ps_json_set(e, "worst", count_or_null(a->worst));
-			ps_json_set(e, "thresh", count_or_null(a->thresh));
-			ps_json_set(e, "raw", count_or_null(a->raw));
-			ps_json_set_str(e, "raw_text", a->raw_text);
-			ps_json_set(e, "count", count_or_null(a->count));
-			ps_json_set_str(e, "when_failed", a->when_failed);
-			json_object_array_add(attrs, e);
-		}
-		ps_json_set(ata, "attributes", attrs);
-		ps_json_set(ata, "error_log_count", count_or_null(s->ata_error_count));
-		ps_json_set(o, "ata", ata);
-	} else if (s->proto == PS_SMART_PROTO_NVME) {
-		json_object *nv = json_object_new_object(), *errs = json_object_new_array();
-		char bits[256];
-
-		ps_nvme_critical_text(s->nvme_critical_warning, bits, sizeof(bits));
-		ps_json_set(nv, "critical_warning", count_or_null(s->nvme_critical_warning));
-		ps_json_set_str(nv, "critical_warning_text", bits);
-		ps_json_set(nv, "available_spare", count_or_null(s->nvme_spare));
-		ps_json_set(nv, "available_spare_threshold",
-			    count_or_null(s->nvme_spare_threshold));
-		ps_json_set(nv, "percentage_used", count_or_null(s->nvme_percentage_used));
-		ps_json_set(nv, "media_errors", count_or_null(s->nvme_media_errors));
-		ps_json_set(nv, "error_log_entries", count_or_null(s->nvme_error_log_entries));
-		ps_json_set(nv, "unsafe_shutdowns", count_or_null(s->nvme_unsafe_shutdowns));
-		ps_json_set(nv, "data_units_read", count_or_null(s->nvme_data_units_read));
-		ps_json_set(nv, "data_units_written", count_or_null(s->nvme_data_units_written));
-		for (size_t i = 0; i < s->n_nvme_errors; i++) {
-			json_object *e = json_object_new_object();
-
-			ps_json_set(e, "error_count", count_or_null(s->nvme_errors[i].error_count));
-			ps_json_set_str(e, "status", s->nvme_errors[i].status);
-			ps_json_set(e, "lba", count_or_null(s->nvme_errors[i].lba));
-			json_object_array_add(errs, e);
-		}
-		ps_json_set(nv, "error_log", errs);
-		ps_json_set(o, "nvme", nv);
-	} else if (s->proto == PS_SMART_PROTO_SCSI) {
-		json_object *sc = json_object_new_object();
-
-		ps_json_set(sc, "grown_defects", count_or_null(s->scsi_grown_defects));
-		ps_json_set(sc, "uncorrected_read", count_or_null(s->scsi_uncorrected_read));
-		ps_json_set(sc, "uncorrected_write", count_or_null(s->scsi_uncorrected_write));
-		ps_json_set(sc, "uncorrected_verify", count_or_null(s->scsi_uncorrected_verify));
-		ps_json_set(sc, "start_stop_cycles", count_or_null(s->scsi_start_stop_cycles));
-		ps_json_set(o, "scsi", sc);
+		snprintf(e->type, sizeof(e->type), "%s", s->tests[i].type);
+		snprintf(e->status, sizeof(e->status), "%s", s->tests[i].status);
+		e->passed = s->tests[i].passed;
+		e->hours = s->tests[i].hours;
+		e->lba_first_error = s->tests[i].lba_first_error;
 	}
-	for (size_t i = 0; i < s->n_tests; i++) {
-		json_object *e = json_object_new_object();
-
-		ps_json_set_str(e, "type", s->tests[i].type);
-		ps_json_set_str(e, "status", s->tests[i].status);
-		ps_json_set_tri(e, "passed", s->tests[i].passed);
-		ps_json_set(e, "hours", count_or_null(s->tests[i].hours));
-		ps_json_set(e, "lba_first_error", count_or_null(s->tests[i].lba_first_error));
-		json_object_array_add(log, e);
-	}
-	ps_json_set(o, "self_test_log", log);
+	return 0;
 }
 
 /* Findings from the rules, and the drive examined with what was read of it. */
@@ -514,11 +762,8 @@ static void verdict(struct drive *d)
 			    "SMART (%s): no health status (smartctl gave none), so it is not "
 			    "judged; no rule fires on what was read; %s",
 			    ps_smart_proto_name(d->s.proto), hours);
-	ps_json_set_str(d->obj, "verdict",
-			worst == PS_SEV_FAIL   ? "fail"
-			: worst == PS_SEV_WARN ? "warn"
-					       : "pass");
-	ps_json_set_str(d->obj, "verdict_rule", worst > PS_SEV_INFO ? rule : "healthy");
+	d->row->verdict = worst == PS_SEV_FAIL ? "fail" : worst == PS_SEV_WARN ? "warn" : "pass";
+	d->row->verdict_rule = worst > PS_SEV_INFO ? rule : "healthy";
 }
 
 static const char *skip_reason(const struct ps_drive *v)
@@ -552,34 +797,43 @@ static int read_drive(struct drive *d)
 	if (ret < 0)
 		return ret;
 	if (ret == 0) {
-		if (malformed && ps_json_len(d->attempts) == 1) {
-			const char *m = ps_json_str(ps_json_at(d->attempts, 0), "message");
+		if (malformed && d->row->n_attempts == 1) {
+			const char *m = d->row->attempts[0].message;
 
 			ps_findf(d->ctx, PS_SEV_WARN, (struct ps_dev_ref){0}, "smartctl_output",
 				 "%s: %s; its health is unknown (the text is kept in "
 				 "data.smartctl_text)",
-				 d->inv->name, m ? m : "unreadable output");
-			ps_json_set_str(d->obj, "no_smart_reason", m);
+				 d->inv->name, m[0] ? m : "unreadable output");
+			snprintf(d->row->no_smart_reason, sizeof(d->row->no_smart_reason), "%s", m);
 			ps_not_tested(d->ctx, ps_drive_ref(d->inv), "smartctl's output: %s",
-				      m ? m : "unreadable");
+				      m[0] ? m : "unreadable");
 		} else {
 			no_smart(d, usb);
 		}
 		return 0;
 	}
-	ps_json_set(d->obj, "smartctl_text", NULL);
+	keep_json(&d->row->smartctl_text, NULL);
 	d->ok = true;
-	identity(d);
-	figures(d);
+	if (identity(d) < 0 || figures(d) < 0)
+		return -ENOMEM;
 	verdict(d);
 	return 1;
 }
 
 /* ---- the full plan's short self-test ---- */
 
-static void st_set(struct drive *d, const char *key, const char *val)
+/* Why the self-test was not started, or how it ended. */
+static void st_reason(struct drive *d, const char *why)
 {
-	ps_json_set_str(d->st, key, val);
+	snprintf(d->row->self_test->reason, sizeof(d->row->self_test->reason), "%s", why);
+}
+
+static void st_ended(struct drive *d, const char *text)
+{
+	struct self_test_part *st = d->row->self_test;
+
+	snprintf(st->result, sizeof(st->result), "%s", text);
+	st->waited_s = smart_backend->now_s(smart_backend->arg) - d->st_start;
 }
 
 static bool st_start_ata(struct drive *d)
@@ -591,7 +845,7 @@ static bool st_start_ata(struct drive *d)
 	int ret;
 
 	if (d->s.self_test_supported != 1) {
-		st_set(d, "reason", "the drive announces no self-test (SMART capabilities)");
+		st_reason(d, "the drive announces no self-test (SMART capabilities)");
 		return false;
 	}
 	ret = smartctl(d, d->type, args, &out);
@@ -605,7 +859,7 @@ static bool st_start_ata(struct drive *d)
 			 : out.timed_out ? "no answer within 60 s"
 			 : s.n_messages	 ? ps_smart_message(&s)
 					 : "the drive refused the command");
-		st_set(d, "reason", msg);
+		st_reason(d, msg);
 		if (ret == 0)
 			ps_smartctl_out_free(&out);
 		return false;
@@ -627,7 +881,7 @@ static bool st_start_nvme(struct drive *d)
 	fd = id ? smart_backend->nvme_open(smart_backend->arg, path) : -ENOMEM;
 	if (fd < 0) {
 		snprintf(msg, sizeof(msg), "cannot open %.200s: %s", path, strerror(-fd));
-		st_set(d, "reason", msg);
+		st_reason(d, msg);
 		free(id);
 		return false;
 	}
@@ -640,7 +894,7 @@ static bool st_start_nvme(struct drive *d)
 				   "unknown"
 				 : "the drive has no self-test (Identify Controller, OACS bit 4 "
 				   "clear)");
-		st_set(d, "reason", msg);
+		st_reason(d, msg);
 		smart_backend->nvme_close(smart_backend->arg, fd);
 		return false;
 	}
@@ -648,7 +902,7 @@ static bool st_start_nvme(struct drive *d)
 	if (ret < 0) {
 		snprintf(msg, sizeof(msg), "Device Self-test (short) failed to start: %s",
 			 strerror(-ret));
-		st_set(d, "reason", msg);
+		st_reason(d, msg);
 		smart_backend->nvme_close(smart_backend->arg, fd);
 		return false;
 	}
@@ -662,11 +916,9 @@ static void st_result(struct drive *d, bool passed, const char *text, int64_t lb
 {
 	d->st_done = true;
 	d->st_pct = 100;
-	ps_json_set(d->st, "passed", json_object_new_boolean(passed));
-	st_set(d, "result", text);
-	ps_json_set(d->st, "lba_first_error", ps_json_new_count(lba));
-	ps_json_set_num(d->st, "waited_s", smart_backend->now_s(smart_backend->arg) - d->st_start,
-			1);
+	d->row->self_test->passed = passed;
+	d->row->self_test->lba_first_error = lba;
+	st_ended(d, text);
 	if (!passed) {
 		struct ps_finding f = {.severity = PS_SEV_FAIL,
 				       .dev = ps_drive_ref(d->inv),
@@ -744,9 +996,7 @@ static void st_abort(struct drive *d, const char *why)
 		smart_backend->nvme_dst(smart_backend->arg, d->nvme_fd, 0xf);
 	}
 	d->st_done = true;
-	st_set(d, "result", why);
-	ps_json_set_num(d->st, "waited_s", smart_backend->now_s(smart_backend->arg) - d->st_start,
-			1);
+	st_ended(d, why);
 }
 
 /* Start every drive's short self-test, then wait for all of them together. */
@@ -757,30 +1007,31 @@ static bool self_tests(struct ps_ctx *ctx, struct drive *ds, size_t n)
 
 	for (size_t i = 0; i < n; i++) {
 		struct drive *d = &ds[i];
+		struct self_test_part *st;
 		bool started = false;
 
 		if (!d->ok)
 			continue;
-		d->st = json_object_new_object();
-		st_set(d, "kind", "short");
-		ps_json_set(d->obj, "self_test", d->st);
+		st = d->row->self_test = ps_fields_new(&self_test_fields, 1);
+		if (!st)
+			continue;
+		st->kind = "short";
 		if (d->s.proto == PS_SMART_PROTO_ATA)
 			started = st_start_ata(d);
 		else if (d->s.proto == PS_SMART_PROTO_NVME)
 			started = st_start_nvme(d);
 		else
-			st_set(d, "reason",
-			       "SCSI drives: not started (the plan runs ATA and NVMe "
-			       "self-tests)");
-		ps_json_set(d->st, "started", json_object_new_boolean(started));
+			st_reason(d, "SCSI drives: not started (the plan runs ATA and NVMe "
+				     "self-tests)");
+		st->started = started;
 		if (!started)
 			continue;
 		d->st_start = smart_backend->now_s(smart_backend->arg);
 		d->st_deadline = d->st_start + d->st_announced +
 				 (d->st_announced / 2 > SELFTEST_MARGIN_S ? d->st_announced / 2
 									  : SELFTEST_MARGIN_S);
-		ps_json_set_num(d->st, "announced_s", d->st_announced, 0);
-		ps_json_set_num(d->st, "limit_s", d->st_deadline - d->st_start, 0);
+		st->announced_s = d->st_announced;
+		st->limit_s = d->st_deadline - d->st_start;
 		running++;
 	}
 	if (!running)
@@ -845,42 +1096,46 @@ static bool self_tests(struct ps_ctx *ctx, struct drive *ds, size_t n)
 
 static int run(struct ps_ctx *ctx)
 {
+	struct smart_result *r = ctx->result;
 	bool full = ctx->plan && ctx->plan->level == PS_PLAN_FULL;
-	json_object *out = json_object_new_array();
-	struct drive *ds = calloc(ctx->inv->n_drives ? ctx->inv->n_drives : 1, sizeof(*ds));
+	size_t n_inv = ctx->inv->n_drives;
+	struct drive *ds = calloc(n_inv ? n_inv : 1, sizeof(*ds));
 	size_t n = 0, targets = 0, answered = 0;
 	int ret = 0;
 	bool aborted = false;
 
-	if (!ds)
+	r->plan = full ? "full" : "quick";
+	r->drives = ps_fields_new(&drive_fields, n_inv);
+	if (!ds || !r->drives) {
+		free(ds);
 		return -ENOMEM;
-	ps_json_set_str(ctx->data, "plan", full ? "full" : "quick");
-	ps_json_set(ctx->data, "drives", out);
-	for (size_t i = 0; i < ctx->inv->n_drives; i++) {
+	}
+	for (size_t i = 0; i < n_inv; i++) {
 		struct drive *d = &ds[n++];
 		const char *why;
 
 		d->ctx = ctx;
 		d->inv = &ctx->inv->drives[i];
 		d->nvme_fd = -1;
-		d->obj = json_object_new_object();
-		ps_json_set_str(d->obj, "name", d->inv->name[0] ? d->inv->name : "(unnamed)");
-		ps_json_set_str(d->obj, "device", d->inv->id);
-		json_object_array_add(out, d->obj);
+		d->row = &r->drives[r->n_drives++];
+		d->row->name = d->inv->name[0] ? d->inv->name : "(unnamed)";
+		d->row->device = d->inv->id;
 		why = skip_reason(d->inv);
 		if (why) {
-			ps_json_set_str(d->obj, "skipped_reason", why);
+			d->row->skipped_reason = why;
 			continue;
 		}
 		if (ps_should_abort(ctx)) {
 			aborted = true;
-			ps_json_set_str(d->obj, "skipped_reason", "the step was aborted first");
+			d->row->skipped_reason = "the step was aborted first";
 			continue;
 		}
 		targets++;
-		d->attempts = json_object_new_array();
-		ps_json_set(d->obj, "attempts", d->attempts);
 		ret = read_drive(d);
+		if (ret == -ENOMEM) {
+			free(ds);
+			return ret;
+		}
 		if (ret == -ENOENT) {
 			ps_step_reason(ctx, "smartctl is not installed (Debian package "
 					    "smartmontools): no drive's health was read");
@@ -1056,6 +1311,7 @@ static const struct ps_step_ops smart_ops = {
     .after = "inventory",
     .data_version = DATA_VERSION,
     .view = &view,
+    .result = &smart_fields,
     .run = run,
     .estimate_s = estimate,
 };
