@@ -267,6 +267,22 @@ static void summary_of_samples(void)
 	json_object_put(j);
 }
 
+/* The step on the environment fixture, stress-ng looked for on path (the PATH put back). */
+static void run_step(struct harness *h, struct ps_config *cfg, const char *path)
+{
+	char *was = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+
+	ps_config_defaults(cfg);
+	setenv("PATH", path, 1);
+	harness_init(h, &burnin_ops, FIXTURES "/sysroot-environment", PS_PLAN_FULL);
+	h->ctx.cfg = cfg;
+	harness_run(h);
+	if (was) {
+		setenv("PATH", was, 1);
+		free(was);
+	}
+}
+
 /*
  * The step on the environment fixture with no stress-ng on the PATH: it
  * says so (error), and its data is whole: the budget, the command, the
@@ -277,17 +293,8 @@ static void step_without_stress_ng(void)
 	struct harness h;
 	struct ps_config cfg;
 	json_object *tl, *summ;
-	char *path = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
 
-	ps_config_defaults(&cfg);
-	setenv("PATH", "/nonexistent", 1);
-	harness_init(&h, &burnin_ops, FIXTURES "/sysroot-environment", PS_PLAN_FULL);
-	h.ctx.cfg = &cfg;
-	harness_run(&h);
-	if (path) {
-		setenv("PATH", path, 1);
-		free(path);
-	}
+	run_step(&h, &cfg, "/nonexistent");
 	CHECK_INT(h.status, PS_ERROR);
 	CHECK_INT(json_object_get_int(ps_json_get(h.data, "budget_s")), DEFAULT_BUDGET_S);
 	CHECK_STR(ps_json_str(h.data, "budget_source"), "full_plan_default");
@@ -325,7 +332,6 @@ static void step_recorded_run(void)
 	struct harness h;
 	struct ps_config cfg;
 	json_object *st;
-	char *path = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
 	FILE *f;
 
 	CHECK(mkdtemp(dir) != NULL);
@@ -338,15 +344,7 @@ static void step_recorded_run(void)
 	fprintf(f, "#!/bin/sh\n/bin/cat '%s'\nexit 0\n", log);
 	fclose(f);
 	chmod(script, 0755);
-	ps_config_defaults(&cfg);
-	setenv("PATH", dir, 1);
-	harness_init(&h, &burnin_ops, FIXTURES "/sysroot-environment", PS_PLAN_FULL);
-	h.ctx.cfg = &cfg;
-	harness_run(&h);
-	if (path) {
-		setenv("PATH", path, 1);
-		free(path);
-	}
+	run_step(&h, &cfg, dir);
 	unlink(script);
 	rmdir(dir);
 	CHECK_INT(h.status, PS_PASS);
