@@ -128,9 +128,12 @@ static const struct ps_field drivers_f[] = {
     PS_FIELD_ARRAY(struct drivers_result, devices, n_devices, "devices", &device_fields),
     PS_FIELD_ARRAY(struct drivers_result, firmware_failed, n_firmware_failed, "firmware_failed",
 		   &fw_fields),
-    PS_FIELD_ARRAY(struct drivers_result, displays, n_displays, "displays", &display_fields),
-    PS_FIELD(struct drivers_result, nomodeset, "nomodeset"),
-    PS_FIELD(struct drivers_result, framebuffer, "framebuffer", .flags = PS_FLD_NULL),
+    /* the Safe graphics entry's facts, newer than data version 1 */
+    PS_FIELD_ARRAY(struct drivers_result, displays, n_displays, "displays", &display_fields,
+		   .flags = PS_FLD_NEWER),
+    PS_FIELD(struct drivers_result, nomodeset, "nomodeset", .flags = PS_FLD_NEWER),
+    PS_FIELD(struct drivers_result, framebuffer, "framebuffer",
+	     .flags = PS_FLD_NULL | PS_FLD_NEWER),
 };
 static const struct ps_fields drivers_fields = PS_FIELDS(struct drivers_result, drivers_f);
 

@@ -13,19 +13,6 @@
 //config:	  their negotiated link; NICs with queues, vectors and coalescing;
 //config:	  SMBIOS DIMM slots. Its findings flag degraded PCIe links.
 //kbuild:step-$(CONFIG_STEP_INVENTORY) += inventory.o
-//schema:{
-//schema:  "type": "object",
-//schema:  "description": "How much the inventory found; the devices are the report's machine, pcie, drives, nics and memory sections",
-//schema:  "properties": {
-//schema:    "pcie_functions": {"type": "integer", "minimum": 0},
-//schema:    "drives": {"type": "integer", "minimum": 0},
-//schema:    "nics": {"type": "integer", "minimum": 0},
-//schema:    "dimms": {"type": "integer", "minimum": 0},
-//schema:    "boot_disk": {"type": ["string", "null"]},
-//schema:    "pcie_source": {"enum": ["module", "sysfs", null]}
-//schema:  },
-//schema:  "required": ["pcie_functions", "drives", "nics", "dimms", "boot_disk"]
-//schema:}
 /* clang-format on */
 
 #include "core/config.h"
@@ -34,7 +21,6 @@
 #include "hw/drive_identity.h"
 #include "hw/hw.h"
 #include "hw/inventory.h"
-#include "lib/json.h"
 
 #include <errno.h>
 #include <math.h>
@@ -42,6 +28,30 @@
 #include <string.h>
 
 #define DATA_VERSION 1
+
+/* ---- the result: how much the inventory found (the devices are the report's machine, pcie,
+ * drives, nics and memory sections, from the typed inventory) ---- */
+
+struct inventory_result {
+	size_t pcie_functions, drives, nics, dimms;
+	char boot_disk[64];	 /* the stick's kernel name; "": not known */
+	const char *pcie_source; /* "module" or "sysfs" */
+};
+
+static const char *const pcie_sources[] = {"module", "sysfs", NULL};
+
+static const struct ps_field inventory_f[] = {
+    PS_FIELD(struct inventory_result, pcie_functions, "pcie_functions"),
+    PS_FIELD(struct inventory_result, drives, "drives"),
+    PS_FIELD(struct inventory_result, nics, "nics"),
+    PS_FIELD(struct inventory_result, dimms, "dimms"),
+    PS_FIELD(struct inventory_result, boot_disk, "boot_disk", .flags = PS_FLD_NULL,
+	     .help = "the boot stick's kernel name"),
+    PS_FIELD(struct inventory_result, pcie_source, "pcie_source", .names = pcie_sources,
+	     .flags = PS_FLD_NULL | PS_FLD_NEWER,
+	     .help = "where the PCIe links were read: probestick.ko or sysfs"),
+};
+static const struct ps_fields inventory_fields = PS_FIELDS(struct inventory_result, inventory_f);
 
 /* How the identity correction runs smartctl: NULL, itself; tests/unit/test_inventory.c fakes it. */
 static ps_smartctl_fn *inventory_smartctl;
@@ -357,14 +367,15 @@ static void module_finding(struct ps_ctx *ctx)
 static int run(struct ps_ctx *ctx)
 {
 	const struct ps_config *cfg = ctx->cfg;
+	struct inventory_result *r = ctx->result;
 	struct ps_inventory_opts o = {.root = ctx->root, .module_fd = ctx->module_fd};
-	char boot_disk[64] = "";
+	char *boot_disk = r->boot_disk;
 	int ret;
 
 	if (cfg && cfg->boot_disk[0])
-		snprintf(boot_disk, sizeof(boot_disk), "%s", cfg->boot_disk);
+		snprintf(boot_disk, sizeof(r->boot_disk), "%s", cfg->boot_disk);
 	else if (cfg && cfg->stick[0] &&
-		 ps_boot_disk(ctx->root, cfg->stick, boot_disk, sizeof(boot_disk)) < 0)
+		 ps_boot_disk(ctx->root, cfg->stick, boot_disk, sizeof(r->boot_disk)) < 0)
 		boot_disk[0] = '\0';
 	o.boot_disk = boot_disk;
 	/* A new plan: what the last one learned of the ports (cabling, the carrier
@@ -391,12 +402,11 @@ static int run(struct ps_ctx *ctx)
 	drive_findings(ctx);
 	capacity_findings(ctx);
 
-	ps_json_set(ctx->data, "pcie_functions", json_object_new_int((int)ctx->inv->n_pcie));
-	ps_json_set(ctx->data, "drives", json_object_new_int((int)ctx->inv->n_drives));
-	ps_json_set(ctx->data, "nics", json_object_new_int((int)ctx->inv->n_nics));
-	ps_json_set(ctx->data, "dimms", json_object_new_int((int)ctx->inv->memory.n_dimms));
-	ps_json_set_str(ctx->data, "boot_disk", boot_disk);
-	ps_json_set_str(ctx->data, "pcie_source", ctx->inv->pcie_source);
+	r->pcie_functions = ctx->inv->n_pcie;
+	r->drives = ctx->inv->n_drives;
+	r->nics = ctx->inv->n_nics;
+	r->dimms = ctx->inv->memory.n_dimms;
+	r->pcie_source = ctx->inv->pcie_source;
 	return PS_PASS;
 }
 
@@ -798,6 +808,7 @@ static const struct ps_step_ops inventory_ops = {
     .order = 0,
     .data_version = DATA_VERSION,
     .view = &view,
+    .result = &inventory_fields,
     .flags = PS_STEP_TAKES_INVENTORY,
     .run = run,
 };
