@@ -5,11 +5,17 @@
  * line of /proc/interrupts, and the verdict rules over recorded series:
  * a clean run passes; throttling, corrected errors and a temperature near
  * crit warn; a stressor's failure, a machine check, an uncorrected error
- * and an oops fail.
+ * and an oops fail. The step's summary over a recorded series, and the
+ * step itself on a recorded sysfs tree, with no stress-ng to start and with
+ * one that prints a recorded run (its typed result held to its strict
+ * schema by the harness; nothing is stressed).
  */
 #include "check.h"
+#include "step_harness.h"
 
-#include "engines/stress/burn.h"
+#include "../../userland/steps/burnin.c"
+
+#include <sys/stat.h>
 
 #include <math.h>
 #include <stdio.h>
@@ -213,11 +219,163 @@ static void verdicts(void)
 	free(ok);
 }
 
+/* The summary: each counter's rise over the burn-in, the extremes, the mean clock. */
+static void summary_of_samples(void)
+{
+	struct burn_summary o;
+	struct ps_burn_sample s[4];
+	struct ps_stress_run r = {.fails = 3};
+	json_object *j;
+
+	for (int i = 0; i < 4; i++)
+		s[i] = sample(i * 10.0, 60 + i, 40 - i);
+	s[0].throttle = -1; /* unread at first: counted from its first reading */
+	s[2].throttle = 104;
+	s[3].throttle = 110;
+	s[3].edac_ce = 8;
+	s[1].freq_mean_mhz = NAN;
+	s[2].power_w = 40;
+	s[3].power_w = 50;
+	for (int i = 0; i < 4; i++)
+		s[i].rails_out = i == 1 ? 2 : -1;
+	ps_fields_init(&summary_fields, &o);
+	summarize(&o, s, 4, &r, 15);
+	j = ps_fields_json(&summary_fields, &o);
+	CHECK_INT(json_object_get_int64(ps_json_get(j, "throttle_events")), 10);
+	CHECK_INT(json_object_get_int64(ps_json_get(j, "edac_ce")), 3);
+	CHECK_INT(json_object_get_int64(ps_json_get(j, "machine_checks")), 0);
+	CHECK_INT(json_object_get_int64(ps_json_get(j, "rails_out_max")), 2);
+	CHECK_INT(json_object_get_int64(ps_json_get(j, "stressor_failures")), 3);
+	CHECK_INT(json_object_get_int64(ps_json_get(j, "samples")), 4);
+	CHECK(fabs(json_object_get_double(ps_json_get(j, "temp_max_c")) - 63) < 1e-9);
+	CHECK(fabs(json_object_get_double(ps_json_get(j, "temp_margin_min_c")) - 37) < 1e-9);
+	CHECK_STR(ps_json_str(j, "temp_nearest_crit"), "coretemp Package id 0");
+	CHECK(fabs(json_object_get_double(ps_json_get(j, "freq_mean_mhz")) - 3400) < 1e-9);
+	/* power from the stressors' start (15 s): the 20 s and 30 s samples */
+	CHECK(fabs(json_object_get_double(ps_json_get(j, "power_mean_w")) - 45) < 1e-9);
+	CHECK(fabs(json_object_get_double(ps_json_get(j, "power_max_w")) - 50) < 1e-9);
+	json_object_put(j);
+
+	/* nothing sampled: unknown, not 0 */
+	ps_fields_init(&summary_fields, &o);
+	summarize(&o, s, 0, &r, 0);
+	j = ps_fields_json(&summary_fields, &o);
+	CHECK(ps_json_get(j, "throttle_events") == NULL);
+	CHECK(ps_json_get(j, "temp_max_c") == NULL);
+	CHECK(ps_json_get(j, "temp_nearest_crit") == NULL);
+	CHECK(ps_json_get(j, "rails_out_max") == NULL);
+	json_object_put(j);
+}
+
+/* The step on the environment fixture, stress-ng looked for on path (the PATH put back). */
+static void run_step(struct harness *h, struct ps_config *cfg, const char *path)
+{
+	char *was = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+
+	ps_config_defaults(cfg);
+	setenv("PATH", path, 1);
+	harness_init(h, &burnin_ops, FIXTURES "/sysroot-environment", PS_PLAN_FULL);
+	h->ctx.cfg = cfg;
+	harness_run(h);
+	if (was) {
+		setenv("PATH", was, 1);
+		free(was);
+	}
+}
+
+/*
+ * The step on the environment fixture with no stress-ng on the PATH: it
+ * says so (error), and its data is whole: the budget, the command, the
+ * timeline of what was sampled, the summary over it.
+ */
+static void step_without_stress_ng(void)
+{
+	struct harness h;
+	struct ps_config cfg;
+	json_object *tl, *summ;
+
+	run_step(&h, &cfg, "/nonexistent");
+	CHECK_INT(h.status, PS_ERROR);
+	CHECK_INT(json_object_get_int(ps_json_get(h.data, "budget_s")), DEFAULT_BUDGET_S);
+	CHECK_STR(ps_json_str(h.data, "budget_source"), "full_plan_default");
+	CHECK_STR(ps_json_str(h.data, "stress_ng_path"), "stress-ng");
+	CHECK(strstr(ps_json_str(h.data, "command"), "--verify --timeout 60s") != NULL);
+	CHECK_INT(json_object_get_int(ps_json_get(h.data, "exit_status")), 127);
+	CHECK(ps_json_get(h.data, "run_completed") == NULL);
+	CHECK(ps_json_get(h.data, "stress_start_s") == NULL);
+	CHECK_INT(ps_json_len(ps_json_arr(h.data, "stressors")), 0);
+	CHECK_INT(ps_json_len(ps_json_arr(h.data, "disks")), 0); /* no drive in the inventory */
+	tl = ps_json_arr(h.data, "timeline");
+	CHECK(ps_json_len(tl) >= 2); /* before the fork and after the exit */
+	for (size_t i = 0; i < ps_json_len(tl); i++) {
+		json_object *row = ps_json_at(tl, i);
+
+		CHECK(json_object_is_type(ps_json_get(row, "freq_mhz"), json_type_array));
+		CHECK(json_object_object_get_ex(row, "power_w", NULL)); /* null, but there */
+		CHECK(json_object_get_double(ps_json_get(row, "temp_max_c")) > 0);
+	}
+	summ = ps_json_get(h.data, "summary");
+	CHECK_INT(json_object_get_int64(ps_json_get(summ, "samples")), (int64_t)ps_json_len(tl));
+	CHECK(strstr(h.run.reason, "stress-ng did not run") != NULL);
+	harness_done(&h);
+}
+
+/*
+ * The step with a stress-ng that prints a recorded run's output (run-ok.log:
+ * 0.15.06, cpu and vm, no failure) and exits: the stressors' rows, stress-ng's
+ * word and the start it dispatched at, as a real run leaves them; nothing
+ * is stressed.
+ */
+static void step_recorded_run(void)
+{
+	char dir[] = "/tmp/test_burnin.XXXXXX", script[64], log[PATH_MAX];
+	struct harness h;
+	struct ps_config cfg;
+	json_object *st;
+	FILE *f;
+
+	CHECK(mkdtemp(dir) != NULL);
+	CHECK(realpath(FIXTURES "/stress-ng/run-ok.log", log) != NULL);
+	snprintf(script, sizeof(script), "%s/stress-ng", dir);
+	f = fopen(script, "w");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	fprintf(f, "#!/bin/sh\n/bin/cat '%s'\nexit 0\n", log);
+	fclose(f);
+	chmod(script, 0755);
+	run_step(&h, &cfg, dir);
+	unlink(script);
+	rmdir(dir);
+	CHECK_INT(h.status, PS_PASS);
+	CHECK(json_object_get_boolean(ps_json_get(h.data, "complete")));
+	CHECK(json_object_get_boolean(ps_json_get(h.data, "run_completed")));
+	CHECK_INT(json_object_get_int(ps_json_get(h.data, "exit_status")), 0);
+	CHECK_INT(json_object_get_int(ps_json_get(h.data, "stressor_failures")), 0);
+	CHECK(json_object_get_double(ps_json_get(h.data, "stress_start_s")) >= 0);
+	st = ps_json_arr(h.data, "stressors");
+	CHECK_INT(ps_json_len(st), 2);
+	CHECK_STR(ps_json_str(ps_json_at(st, 0), "stressor"), "cpu");
+	CHECK_INT(json_object_get_int64(ps_json_get(ps_json_at(st, 0), "bogo_ops")), 2491);
+	CHECK(fabs(json_object_get_double(ps_json_get(ps_json_at(st, 0), "ops_per_s")) - 497.2) <
+	      1e-9);
+	CHECK_INT(json_object_get_int(ps_json_get(ps_json_at(st, 0), "instances")),
+		  (int)ps_mem_cpus());
+	CHECK_STR(ps_json_str(ps_json_at(st, 1), "stressor"), "vm");
+	CHECK_INT(json_object_get_int(ps_json_get(ps_json_at(st, 1), "instances")), 1);
+	CHECK(json_object_get_boolean(ps_json_get(ps_json_at(st, 1), "verify")));
+	CHECK_INT(ps_json_len(ps_json_arr(h.data, "fail_lines")), 0);
+	harness_done(&h);
+}
+
 int main(void)
 {
 	parse_logs();
 	dispatched();
 	mce_line();
 	verdicts();
+	summary_of_samples();
+	step_without_stress_ng();
+	step_recorded_run();
 	return check_done("test_burnin");
 }

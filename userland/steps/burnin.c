@@ -24,43 +24,6 @@
 //config:	  temperature within 5 C of its critical limit. The abort key
 //config:	  stops every stressor and keeps what was measured.
 //kbuild:step-$(CONFIG_STEP_BURNIN) += burnin.o
-//schema:{
-//schema:  "type": "object",
-//schema:  "properties": {
-//schema:    "budget_s": {"type": "integer"},
-//schema:    "budget_source": {"enum": ["burnin", "full_plan_default"]},
-//schema:    "elapsed_s": {"type": ["number", "null"]},
-//schema:    "stress_start_s": {"type": ["number", "null"]},
-//schema:    "interval_s": {"type": "number"},
-//schema:    "complete": {"type": "boolean"},
-//schema:    "command": {"type": ["string", "null"]},
-//schema:    "stress_ng_path": {"type": ["string", "null"]},
-//schema:    "stress_ng_version": {"type": ["string", "null"]},
-//schema:    "exit_status": {"type": ["integer", "null"]},
-//schema:    "run_completed": {"type": ["boolean", "null"]},
-//schema:    "stressor_failures": {"type": "integer"},
-//schema:    "fail_lines": {"type": "array", "items": {"type": "object",
-//schema:      "properties": {"line": {"type": "string"}}}},
-//schema:    "stressors": {"type": "array", "items": {"type": "object",
-//schema:      "properties": {"stressor": {"type": "string"}, "instances": {"type": ["integer", "null"]},
-//schema:        "bogo_ops": {"type": ["integer", "null"]}, "ops_per_s": {"type": ["number", "null"]},
-//schema:        "real_s": {"type": ["number", "null"]}, "failures": {"type": "integer"},
-//schema:        "verify": {"type": "boolean"}},
-//schema:      "required": ["stressor", "bogo_ops", "failures"]}},
-//schema:    "disks": {"type": "array", "items": {"type": "object",
-//schema:      "properties": {"drive": {"type": "string"}, "mbps": {"type": ["number", "null"]},
-//schema:        "bytes": {"type": "integer"}, "errors": {"type": "integer"},
-//schema:        "status": {"type": ["string", "null"]}},
-//schema:      "required": ["drive", "bytes", "errors"]}},
-//schema:    "nics": {"type": ["string", "null"]},
-//schema:    "wall_cue_s": {"type": ["number", "null"]},
-//schema:    "summary": {"type": "object"},
-//schema:    "timeline": {"type": "array", "items": {"type": "object",
-//schema:      "properties": {"t": {"type": "number"}},
-//schema:      "required": ["t"]}}
-//schema:  },
-//schema:  "required": ["budget_s", "stressors", "timeline", "summary"]
-//schema:}
 /* clang-format on */
 
 #include "core/config.h"
@@ -73,7 +36,7 @@
 #include "decode/hwmon_limits.h"
 #include "hw/inventory.h"
 #include "hw/rapl.h"
-#include "lib/json.h"
+#include "lib/fields.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -103,6 +66,194 @@
 
 /* The progress line that says so (the console shows 24 characters of a phase). */
 #define WALL_CUE_PHASE "burn-in: read wall meter"
+
+/* ---- the result: data{} as a struct, described once ---- */
+
+struct stressor_row {
+	char stressor[24];
+	int64_t instances, bogo_ops; /* -1 unknown */
+	double ops_per_s, real_s;
+	unsigned int failures;
+	bool verify;
+};
+
+struct disk_row {
+	char drive[32];
+	double mbps;
+	uint64_t bytes, errors;
+	char status[64];
+};
+
+struct fail_line {
+	char line[160];
+};
+
+/* A sample as a row of the timeline: the engine's sample and each core's clock. */
+struct timeline_row {
+	struct ps_burn_sample s;
+	double *freq_mhz; /* owned */
+	size_t n_freq;
+};
+
+/* The counters the summary gives as their rise over the burn-in (-1 unknown). */
+enum {
+	CNT_THROTTLE,
+	CNT_MCE,
+	CNT_EDAC_CE,
+	CNT_EDAC_UE,
+	CNT_AER_COR,
+	CNT_AER_UNCOR,
+	CNT_KMSG_WARN,
+	CNT_KMSG_OOPS,
+	N_COUNTS
+};
+
+struct burn_summary {
+	double temp_max_c, temp_margin_min_c;
+	char temp_nearest_crit[48];
+	double freq_min_mhz, freq_mean_mhz, fan_min_rpm;
+	int rails_out_max;
+	double power_mean_w, power_max_w;
+	int64_t count[N_COUNTS];
+	int64_t stressor_failures, samples; /* -1: no summary (nothing ran) */
+};
+
+struct burnin_result {
+	unsigned int budget_s;
+	const char *budget_source;
+	double elapsed_s, stress_start_s, interval_s, wall_cue_s;
+	ps_tri complete; /* unknown: stress-ng never ran */
+	char command[256], stress_ng_path[PATH_MAX], stress_ng_version[24];
+	int exit_status; /* -1: it did not exit */
+	ps_tri run_completed;
+	int64_t stressor_failures; /* -1: stress-ng never ran */
+	struct fail_line fail_lines[PS_STRESS_FAIL_KEEP];
+	size_t n_fail_lines;
+	struct stressor_row stressors[PS_STRESS_MAX];
+	size_t n_stressors;
+	struct disk_row disks[MAX_DISKS];
+	size_t n_disks;
+	const char *nics;
+	struct burn_summary summary;
+	struct timeline_row *timeline; /* owned */
+	size_t n_timeline;
+};
+
+static const struct ps_field stressor_f[] = {
+    PS_FIELD(struct stressor_row, stressor, "stressor"),
+    PS_FIELD(struct stressor_row, instances, "instances", .flags = PS_FLD_NULL),
+    PS_FIELD(struct stressor_row, bogo_ops, "bogo_ops", .flags = PS_FLD_NULL),
+    PS_FIELD(struct stressor_row, ops_per_s, "ops_per_s", .unit = "bogo ops/s", .decimals = 1,
+	     .flags = PS_FLD_NULL),
+    PS_FIELD(struct stressor_row, real_s, "real_s", .unit = "s", .decimals = 1,
+	     .flags = PS_FLD_NULL),
+    PS_FIELD(struct stressor_row, failures, "failures", .help = "verification failures"),
+    PS_FIELD(struct stressor_row, verify, "verify"),
+};
+static const struct ps_fields stressor_fields = PS_FIELDS(struct stressor_row, stressor_f);
+
+static const struct ps_field disk_f[] = {
+    PS_FIELD(struct disk_row, drive, "drive"),
+    PS_FIELD(struct disk_row, mbps, "mbps", .unit = "MB/s", .decimals = 1, .flags = PS_FLD_NULL),
+    PS_FIELD(struct disk_row, bytes, "bytes", .unit = "bytes"),
+    PS_FIELD(struct disk_row, errors, "errors", .help = "failed reads"),
+    PS_FIELD(struct disk_row, status, "status", .flags = PS_FLD_NULL),
+};
+static const struct ps_fields disk_fields = PS_FIELDS(struct disk_row, disk_f);
+
+static const struct ps_field fail_line_f[] = {
+    PS_FIELD(struct fail_line, line, "line"),
+};
+static const struct ps_fields fail_line_fields = PS_FIELDS(struct fail_line, fail_line_f);
+
+static const struct ps_field timeline_f[] = {
+    PS_FIELD(struct timeline_row, s.t, "t", .unit = "s", .decimals = 1),
+    PS_FIELD_NUMS(struct timeline_row, freq_mhz, n_freq, "freq_mhz", .unit = "MHz, per CPU"),
+    PS_FIELD(struct timeline_row, s.freq_min_mhz, "freq_min_mhz", .unit = "MHz",
+	     .flags = PS_FLD_NULL),
+    PS_FIELD(struct timeline_row, s.freq_mean_mhz, "freq_mean_mhz", .unit = "MHz",
+	     .flags = PS_FLD_NULL),
+    PS_FIELD(struct timeline_row, s.throttle, "throttle", .help = "since boot",
+	     .flags = PS_FLD_NULL),
+    PS_FIELD(struct timeline_row, s.temp_max_c, "temp_max_c", .unit = "C", .decimals = 1,
+	     .flags = PS_FLD_NULL),
+    PS_FIELD(struct timeline_row, s.temp_margin_c, "temp_margin_c", .unit = "C", .decimals = 1,
+	     .flags = PS_FLD_NULL),
+    PS_FIELD(struct timeline_row, s.fan_min_rpm, "fan_min_rpm", .unit = "rpm",
+	     .flags = PS_FLD_NULL),
+    PS_FIELD(struct timeline_row, s.rails_out, "rails_out", .flags = PS_FLD_NULL),
+    PS_FIELD(struct timeline_row, s.power_w, "power_w", .unit = "W", .decimals = 1,
+	     .flags = PS_FLD_NULL),
+    PS_FIELD(struct timeline_row, s.mce, "mce", .help = "since boot", .flags = PS_FLD_NULL),
+    PS_FIELD(struct timeline_row, s.edac_ce, "edac_ce", .help = "since boot", .flags = PS_FLD_NULL),
+    PS_FIELD(struct timeline_row, s.edac_ue, "edac_ue", .help = "since boot", .flags = PS_FLD_NULL),
+    PS_FIELD(struct timeline_row, s.aer_cor, "aer_cor", .help = "since boot", .flags = PS_FLD_NULL),
+    PS_FIELD(struct timeline_row, s.aer_uncor, "aer_uncor", .help = "since boot",
+	     .flags = PS_FLD_NULL),
+    PS_FIELD(struct timeline_row, s.kmsg_warn, "kmsg_warn", .help = "since the step's start",
+	     .flags = PS_FLD_NULL),
+    PS_FIELD(struct timeline_row, s.kmsg_oops, "kmsg_oops", .help = "since the step's start",
+	     .flags = PS_FLD_NULL),
+};
+static const struct ps_fields timeline_fields = PS_FIELDS(struct timeline_row, timeline_f);
+
+static const struct ps_field summary_f[] = {
+    PS_FIELD(struct burn_summary, temp_max_c, "temp_max_c", .unit = "C", .decimals = 1,
+	     .flags = PS_FLD_NULL),
+    PS_FIELD(struct burn_summary, temp_margin_min_c, "temp_margin_min_c", .unit = "C",
+	     .decimals = 1, .flags = PS_FLD_NULL),
+    PS_FIELD(struct burn_summary, temp_nearest_crit, "temp_nearest_crit", .flags = PS_FLD_NULL),
+    PS_FIELD(struct burn_summary, freq_min_mhz, "freq_min_mhz", .unit = "MHz",
+	     .flags = PS_FLD_NULL),
+    PS_FIELD(struct burn_summary, freq_mean_mhz, "freq_mean_mhz", .unit = "MHz",
+	     .flags = PS_FLD_NULL),
+    PS_FIELD(struct burn_summary, fan_min_rpm, "fan_min_rpm", .unit = "rpm", .flags = PS_FLD_NULL),
+    PS_FIELD(struct burn_summary, rails_out_max, "rails_out_max", .flags = PS_FLD_NULL),
+    PS_FIELD(struct burn_summary, power_mean_w, "power_mean_w", .unit = "W", .decimals = 1,
+	     .help = "RAPL once the stressors run", .flags = PS_FLD_NULL),
+    PS_FIELD(struct burn_summary, power_max_w, "power_max_w", .unit = "W", .decimals = 1,
+	     .help = "RAPL once the stressors run", .flags = PS_FLD_NULL),
+    PS_FIELD(struct burn_summary, count[CNT_THROTTLE], "throttle_events", .flags = PS_FLD_NULL),
+    PS_FIELD(struct burn_summary, count[CNT_MCE], "machine_checks", .flags = PS_FLD_NULL),
+    PS_FIELD(struct burn_summary, count[CNT_EDAC_CE], "edac_ce", .flags = PS_FLD_NULL),
+    PS_FIELD(struct burn_summary, count[CNT_EDAC_UE], "edac_ue", .flags = PS_FLD_NULL),
+    PS_FIELD(struct burn_summary, count[CNT_AER_COR], "aer_correctable", .flags = PS_FLD_NULL),
+    PS_FIELD(struct burn_summary, count[CNT_AER_UNCOR], "aer_uncorrected", .flags = PS_FLD_NULL),
+    PS_FIELD(struct burn_summary, count[CNT_KMSG_WARN], "kernel_warnings", .flags = PS_FLD_NULL),
+    PS_FIELD(struct burn_summary, count[CNT_KMSG_OOPS], "kernel_oopses", .flags = PS_FLD_NULL),
+    PS_FIELD(struct burn_summary, stressor_failures, "stressor_failures", .flags = PS_FLD_NULL),
+    PS_FIELD(struct burn_summary, samples, "samples", .flags = PS_FLD_NULL),
+};
+static const struct ps_fields summary_fields = PS_FIELDS(struct burn_summary, summary_f);
+
+static const char *const budget_sources[] = {"burnin", "full_plan_default", NULL};
+
+static const struct ps_field burnin_f[] = {
+    PS_FIELD(struct burnin_result, budget_s, "budget_s", .unit = "s"),
+    PS_FIELD(struct burnin_result, budget_source, "budget_source", .names = budget_sources),
+    PS_FIELD(struct burnin_result, elapsed_s, "elapsed_s", .unit = "s", .decimals = 1,
+	     .flags = PS_FLD_NULL),
+    PS_FIELD(struct burnin_result, stress_start_s, "stress_start_s", .unit = "s", .decimals = 1,
+	     .help = "when stress-ng dispatched its stressors", .flags = PS_FLD_NULL),
+    PS_FIELD(struct burnin_result, interval_s, "interval_s", .unit = "s", .decimals = 1),
+    PS_FIELD(struct burnin_result, complete, "complete", .flags = PS_FLD_OMIT),
+    PS_FIELD(struct burnin_result, command, "command", .flags = PS_FLD_NULL),
+    PS_FIELD(struct burnin_result, stress_ng_path, "stress_ng_path", .flags = PS_FLD_NULL),
+    PS_FIELD(struct burnin_result, stress_ng_version, "stress_ng_version", .flags = PS_FLD_NULL),
+    PS_FIELD(struct burnin_result, exit_status, "exit_status", .flags = PS_FLD_NULL),
+    PS_FIELD(struct burnin_result, run_completed, "run_completed", .flags = PS_FLD_NULL),
+    PS_FIELD(struct burnin_result, stressor_failures, "stressor_failures",
+	     .flags = PS_FLD_NULL | PS_FLD_OMIT),
+    PS_FIELD_ARRAY(struct burnin_result, fail_lines, n_fail_lines, "fail_lines", &fail_line_fields),
+    PS_FIELD_ARRAY(struct burnin_result, stressors, n_stressors, "stressors", &stressor_fields),
+    PS_FIELD_ARRAY(struct burnin_result, disks, n_disks, "disks", &disk_fields),
+    PS_FIELD(struct burnin_result, nics, "nics", .flags = PS_FLD_NULL),
+    PS_FIELD(struct burnin_result, wall_cue_s, "wall_cue_s", .unit = "s", .decimals = 1,
+	     .help = "when the progress line said to read the wall meter", .flags = PS_FLD_NULL),
+    PS_FIELD_OBJ(struct burnin_result, summary, "summary", &summary_fields),
+    PS_FIELD_ARRAY(struct burnin_result, timeline, n_timeline, "timeline", &timeline_fields),
+};
+static const struct ps_fields burnin_fields = PS_FIELDS(struct burnin_result, burnin_f);
 
 /* ---- what is sampled ---- */
 
@@ -170,7 +321,9 @@ static void find_hwmon(struct watch *w)
 					"/sys/class/hwmon/%s/temp%d_label", e->d_name, i);
 				if (ps_read_str(path, label, sizeof(label)) <= 0)
 					snprintf(label, sizeof(label), "temp%d", i);
-				snprintf(t->label, sizeof(t->label), "%s %s", chip, label);
+				/* "chip label", a long one cut at the label's end */
+				if (snprintf(t->label, sizeof(t->label), "%s %s", chip, label) < 0)
+					t->label[0] = '\0';
 				ps_path(path, sizeof(path), w->root,
 					"/sys/class/hwmon/%s/temp%d_crit", e->d_name, i);
 				t->crit = read_double(path, &crit) && crit > 0 ? crit / 1000 : NAN;
@@ -316,8 +469,8 @@ static void read_kmsg(struct watch *w)
 	}
 }
 
-/* The cores' clocks now: min, max and mean into s, each core's into fa. */
-static void sample_freqs(struct watch *w, struct ps_burn_sample *s, json_object *fa)
+/* The cores' clocks now: min, max and mean into s, each core's into *each (malloc'd, *n). */
+static void sample_freqs(struct watch *w, struct ps_burn_sample *s, double **each, size_t *n)
 {
 	double mhz[1024], sum = 0;
 	int nf = read_freqs(w, mhz, 1024);
@@ -329,10 +482,15 @@ static void sample_freqs(struct watch *w, struct ps_burn_sample *s, json_object 
 			s->freq_min_mhz = mhz[i];
 		if (i == 0 || mhz[i] > s->freq_max_mhz)
 			s->freq_max_mhz = mhz[i];
-		json_object_array_add(fa, ps_json_new_num(mhz[i], 0));
 	}
 	if (nf)
 		s->freq_mean_mhz = sum / nf;
+	*n = 0;
+	*each = nf ? malloc((size_t)nf * sizeof(**each)) : NULL;
+	if (*each) {
+		memcpy(*each, mhz, (size_t)nf * sizeof(**each));
+		*n = (size_t)nf;
+	}
 	s->throttle = read_throttle(w);
 }
 
@@ -418,42 +576,17 @@ static void sample_errors(struct watch *w, struct ps_burn_sample *s)
 	s->kmsg_oops = w->kmsg_oops;
 }
 
-/* A sample as a row of the timeline. */
-static json_object *sample_json(const struct ps_burn_sample *s, json_object *fa)
+/* A row of the timeline now: the sample the verdict reads, and each core's clock. */
+static void take_sample(struct watch *w, struct timeline_row *row)
 {
-	json_object *o = json_object_new_object();
-
-	ps_json_set_num(o, "t", s->t, 1);
-	ps_json_set(o, "freq_mhz", fa);
-	ps_json_set_num(o, "freq_min_mhz", s->freq_min_mhz, 0);
-	ps_json_set_num(o, "freq_mean_mhz", s->freq_mean_mhz, 0);
-	ps_json_set_count(o, "throttle", s->throttle);
-	ps_json_set_num(o, "temp_max_c", s->temp_max_c, 1);
-	ps_json_set_num(o, "temp_margin_c", s->temp_margin_c, 1);
-	ps_json_set_num(o, "fan_min_rpm", s->fan_min_rpm, 0);
-	ps_json_set_count(o, "rails_out", s->rails_out);
-	ps_json_set_num(o, "power_w", s->power_w, 1);
-	ps_json_set_count(o, "mce", s->mce);
-	ps_json_set_count(o, "edac_ce", s->edac_ce);
-	ps_json_set_count(o, "edac_ue", s->edac_ue);
-	ps_json_set_count(o, "aer_cor", s->aer_cor);
-	ps_json_set_count(o, "aer_uncor", s->aer_uncor);
-	ps_json_set_count(o, "kmsg_warn", s->kmsg_warn);
-	ps_json_set_count(o, "kmsg_oops", s->kmsg_oops);
-	return o;
-}
-
-static void take_sample(struct watch *w, struct ps_burn_sample *s, json_object *timeline)
-{
-	json_object *fa = json_object_new_array();
+	struct ps_burn_sample *s = &row->s;
 
 	memset(s, 0, sizeof(*s));
 	s->t = ps_mono_now() - w->t0;
-	sample_freqs(w, s, fa);
+	sample_freqs(w, s, &row->freq_mhz, &row->n_freq);
 	sample_hwmon(w, s);
 	sample_power(w, s);
 	sample_errors(w, s);
-	json_object_array_add(timeline, sample_json(s, fa));
 }
 
 /* ---- the read-only disk load ---- */
@@ -606,69 +739,57 @@ static void power_under_load(const struct ps_burn_sample *s, size_t n, double lo
 		*mean = sum / (double)k;
 }
 
-static void summary(struct ps_ctx *ctx, const struct ps_burn_sample *s, size_t n,
-		    const struct ps_stress_run *r, double load_s)
+/* The samples over the burn-in: extremes, means, and each counter's rise (unknown: -1). */
+static void summarize(struct burn_summary *o, const struct ps_burn_sample *s, size_t n,
+		      const struct ps_stress_run *r, double load_s)
 {
-	json_object *o = json_object_new_object();
-	double tmax = NAN, margin = NAN, fmin = NAN, fmean = NAN, fan = NAN, pmean, pmax;
-	int rails_out = -1;
-	char label[48] = "";
-	int64_t first[8], last[8];
-	static const char *const names[8] = {
-	    "throttle_events", "machine_checks",  "edac_ce",	     "edac_ue",
-	    "aer_correctable", "aer_uncorrected", "kernel_warnings", "kernel_oopses"};
+	double fsum = 0;
+	size_t fn = 0;
+	int64_t first[N_COUNTS];
 
-	for (int k = 0; k < 8; k++)
-		first[k] = last[k] = -1;
+	for (int k = 0; k < N_COUNTS; k++)
+		first[k] = o->count[k] = -1;
 	for (size_t i = 0; i < n; i++) {
-		const int64_t v[8] = {s[i].throttle,  s[i].mce,	     s[i].edac_ce,
-				      s[i].edac_ue,   s[i].aer_cor,  s[i].aer_uncor,
-				      s[i].kmsg_warn, s[i].kmsg_oops};
+		const int64_t v[N_COUNTS] = {
+		    [CNT_THROTTLE] = s[i].throttle,   [CNT_MCE] = s[i].mce,
+		    [CNT_EDAC_CE] = s[i].edac_ce,     [CNT_EDAC_UE] = s[i].edac_ue,
+		    [CNT_AER_COR] = s[i].aer_cor,     [CNT_AER_UNCOR] = s[i].aer_uncor,
+		    [CNT_KMSG_WARN] = s[i].kmsg_warn, [CNT_KMSG_OOPS] = s[i].kmsg_oops};
 
-		if (!isnan(s[i].temp_max_c) && (isnan(tmax) || s[i].temp_max_c > tmax))
-			tmax = s[i].temp_max_c;
-		if (!isnan(s[i].temp_margin_c) && (isnan(margin) || s[i].temp_margin_c < margin)) {
-			margin = s[i].temp_margin_c;
-			snprintf(label, sizeof(label), "%s", s[i].temp_label);
+		if (!isnan(s[i].temp_max_c) &&
+		    (isnan(o->temp_max_c) || s[i].temp_max_c > o->temp_max_c))
+			o->temp_max_c = s[i].temp_max_c;
+		if (!isnan(s[i].temp_margin_c) &&
+		    (isnan(o->temp_margin_min_c) || s[i].temp_margin_c < o->temp_margin_min_c)) {
+			o->temp_margin_min_c = s[i].temp_margin_c;
+			snprintf(o->temp_nearest_crit, sizeof(o->temp_nearest_crit), "%s",
+				 s[i].temp_label);
 		}
-		if (!isnan(s[i].freq_min_mhz) && (isnan(fmin) || s[i].freq_min_mhz < fmin))
-			fmin = s[i].freq_min_mhz;
-		if (!isnan(s[i].fan_min_rpm) && (isnan(fan) || s[i].fan_min_rpm < fan))
-			fan = s[i].fan_min_rpm;
-		if (s[i].rails_out > rails_out)
-			rails_out = s[i].rails_out;
-		if (!isnan(s[i].freq_mean_mhz))
-			fmean = isnan(fmean) ? s[i].freq_mean_mhz : fmean + s[i].freq_mean_mhz;
-		for (int k = 0; k < 8; k++) {
+		if (!isnan(s[i].freq_min_mhz) &&
+		    (isnan(o->freq_min_mhz) || s[i].freq_min_mhz < o->freq_min_mhz))
+			o->freq_min_mhz = s[i].freq_min_mhz;
+		if (!isnan(s[i].fan_min_rpm) &&
+		    (isnan(o->fan_min_rpm) || s[i].fan_min_rpm < o->fan_min_rpm))
+			o->fan_min_rpm = s[i].fan_min_rpm;
+		if (s[i].rails_out > o->rails_out_max)
+			o->rails_out_max = s[i].rails_out;
+		if (!isnan(s[i].freq_mean_mhz)) {
+			fsum += s[i].freq_mean_mhz;
+			fn++;
+		}
+		for (int k = 0; k < N_COUNTS; k++) {
 			if (v[k] < 0)
 				continue;
 			if (first[k] < 0)
 				first[k] = v[k];
-			last[k] = v[k];
+			o->count[k] = v[k] - first[k];
 		}
 	}
-	if (!isnan(fmean)) {
-		size_t m = 0;
-
-		for (size_t i = 0; i < n; i++)
-			m += !isnan(s[i].freq_mean_mhz);
-		fmean /= (double)m;
-	}
-	ps_json_set_num(o, "temp_max_c", tmax, 1);
-	ps_json_set_num(o, "temp_margin_min_c", margin, 1);
-	ps_json_set_str(o, "temp_nearest_crit", label);
-	ps_json_set_num(o, "freq_min_mhz", fmin, 0);
-	ps_json_set_num(o, "freq_mean_mhz", fmean, 0);
-	ps_json_set_num(o, "fan_min_rpm", fan, 0);
-	ps_json_set_count(o, "rails_out_max", rails_out);
-	power_under_load(s, n, load_s, &pmean, &pmax);
-	ps_json_set_num(o, "power_mean_w", pmean, 1);
-	ps_json_set_num(o, "power_max_w", pmax, 1);
-	for (int k = 0; k < 8; k++)
-		ps_json_set_count(o, names[k], first[k] < 0 ? -1 : last[k] - first[k]);
-	ps_json_set(o, "stressor_failures", json_object_new_int64(r ? r->fails : 0));
-	ps_json_set(o, "samples", json_object_new_int64((int64_t)n));
-	ps_json_set(ctx->data, "summary", o);
+	if (fn)
+		o->freq_mean_mhz = fsum / (double)fn;
+	power_under_load(s, n, load_s, &o->power_mean_w, &o->power_max_w);
+	o->stressor_failures = r->fails;
+	o->samples = (int64_t)n;
 }
 
 /* One burn-in: stress-ng and the disk load running, the watch sampling them. */
@@ -676,8 +797,8 @@ struct burn {
 	struct ps_ctx *ctx;
 	unsigned int budget, cpus;
 	double interval;
-	json_object *timeline;
-	struct ps_burn_sample *samples;
+	struct burnin_result *r;
+	struct ps_burn_sample *samples; /* the timeline's, for the verdict's rules */
 	size_t n;
 	struct watch *w;
 	struct disk_load loads[MAX_DISKS];
@@ -702,7 +823,7 @@ static void burn_command(struct burn *b)
 			      "--vm",	   "1",	       "--vm-bytes", b->vmb,	     "--vm-method",
 			      "all",	   "--verify", "--timeout",  b->tmo,	     "--metrics",
 			      "--oomable", NULL};
-	char cmd[256];
+	char *cmd = b->r->command;
 	size_t len = 0;
 
 	if (vm_bytes > 2048 * MIB)
@@ -714,10 +835,11 @@ static void burn_command(struct burn *b)
 	snprintf(b->vmb, sizeof(b->vmb), "%lluM", (unsigned long long)(vm_bytes / MIB));
 	memcpy(b->argv, argv, sizeof(argv));
 	for (char *const *a = argv; *a; a++)
-		len += (size_t)snprintf(cmd + len, sizeof(cmd) - len, "%s%s", len ? " " : "", *a);
-	ps_json_set_str(ctx->data, "command", cmd);
+		if (len < sizeof(b->r->command))
+			len += (size_t)snprintf(cmd + len, sizeof(b->r->command) - len, "%s%s",
+						len ? " " : "", *a);
 	find_stress_ng(ctx, b->exe, sizeof(b->exe), b->lib, sizeof(b->lib));
-	ps_json_set_str(ctx->data, "stress_ng_path", b->exe);
+	snprintf(b->r->stress_ng_path, sizeof(b->r->stress_ng_path), "%s", b->exe);
 }
 
 /* What the watch reads: hwmon, RAPL, the kernel log from now on. */
@@ -738,6 +860,16 @@ static void watch_open(struct burn *b)
 	}
 }
 
+/* A row of the timeline now, its sample kept for the verdict. */
+static void sample_now(struct burn *b)
+{
+	struct timeline_row *row = &b->r->timeline[b->n];
+
+	take_sample(b->w, row);
+	b->samples[b->n++] = row->s;
+	b->r->n_timeline = b->n;
+}
+
 /* stress-ng in a process group of its own, its output into a file: 0 or -errno. */
 static int stress_start(struct burn *b)
 {
@@ -749,7 +881,7 @@ static int stress_start(struct burn *b)
 		return -errno;
 	}
 	b->w->t0 = ps_mono_now();
-	take_sample(b->w, &b->samples[b->n++], b->timeline);
+	sample_now(b);
 	b->pid = fork();
 	if (b->pid == 0) {
 		int nul = open("/dev/null", O_RDONLY);
@@ -811,7 +943,7 @@ static void follow_start(struct burn *b, bool *cued)
 		got = pread(b->logfd, head, sizeof(head), 0);
 		if (got > 0 && ps_stress_dispatched(head, (size_t)got)) {
 			b->start_t = b->elapsed;
-			ps_json_set_num(b->ctx->data, "stress_start_s", b->start_t, 1);
+			b->r->stress_start_s = b->start_t;
 			ps_progress_phase(b->ctx, "burn-in", b->budget, "s");
 		} else if (b->elapsed > START_WAIT_S) {
 			/* no such line from this stress-ng: count from the fork */
@@ -823,7 +955,7 @@ static void follow_start(struct burn *b, bool *cued)
 	if (b->start_t >= 0 && !*cued &&
 	    ran >= (b->budget < 2 * WALL_CUE_S ? b->budget / 2.0 : WALL_CUE_S)) {
 		*cued = true;
-		ps_json_set_num(b->ctx->data, "wall_cue_s", b->elapsed, 1);
+		b->r->wall_cue_s = b->elapsed;
 		ps_progress_rename(b->ctx, WALL_CUE_PHASE);
 	}
 	ps_progress_set(b->ctx, (uint64_t)(b->start_t < 0 || ran < b->budget ? ran : b->budget));
@@ -845,7 +977,7 @@ static void supervise(struct burn *b)
 		b->elapsed = ps_mono_now() - b->w->t0;
 		follow_start(b, &cued);
 		if (b->elapsed >= next && b->n < MAX_SAMPLES + 4) {
-			take_sample(b->w, &b->samples[b->n++], b->timeline);
+			sample_now(b);
 			next += b->interval;
 		}
 		if (r == 0 && si.si_pid == b->pid)
@@ -871,7 +1003,7 @@ static void supervise(struct burn *b)
 	for (size_t i = 0; i < b->nl; i++)
 		if (b->loads[i].started)
 			pthread_join(b->loads[i].th, NULL);
-	take_sample(b->w, &b->samples[b->n++], b->timeline);
+	sample_now(b);
 	b->elapsed = ps_mono_now() - b->w->t0;
 	if (b->w->kmsg_fd >= 0)
 		close(b->w->kmsg_fd);
@@ -881,62 +1013,49 @@ static void supervise(struct burn *b)
 /* What stress-ng said: its stressors' figures and the lines that report a failure. */
 static void report_stress(struct burn *b, const struct ps_stress_run *sr, bool parsed)
 {
-	json_object *data = b->ctx->data;
-	json_object *stressors = ps_json_arr(data, "stressors"),
-		    *fl = ps_json_arr(data, "fail_lines");
+	struct burnin_result *r = b->r;
 
-	ps_json_set_num(data, "elapsed_s", b->elapsed, 1);
-	ps_json_set(data, "complete", json_object_new_boolean(!b->aborted));
-	ps_json_set(data, "exit_status",
-		    WIFEXITED(b->wstatus) ? json_object_new_int(WEXITSTATUS(b->wstatus)) : NULL);
-	ps_json_set(data, "run_completed",
-		    sr->completed < 0 || !parsed ? NULL
-						 : json_object_new_boolean(sr->completed == 1));
-	ps_json_set_str(data, "stress_ng_version", sr->version);
-	ps_json_set(data, "stressor_failures", json_object_new_int((int)sr->fails));
-	for (size_t i = 0; i < sr->n_fail_lines; i++) {
-		json_object *o = json_object_new_object();
-
-		ps_json_set_str(o, "line", sr->fail_lines[i]);
-		json_object_array_add(fl, o);
-	}
-	for (size_t i = 0; i < sr->n; i++) {
-		json_object *o = json_object_new_object();
+	r->elapsed_s = b->elapsed;
+	r->complete = !b->aborted;
+	r->exit_status = WIFEXITED(b->wstatus) ? WEXITSTATUS(b->wstatus) : -1;
+	r->run_completed = sr->completed < 0 || !parsed ? PS_TRI_UNKNOWN : sr->completed == 1;
+	snprintf(r->stress_ng_version, sizeof(r->stress_ng_version), "%s", sr->version);
+	r->stressor_failures = sr->fails;
+	for (size_t i = 0; i < sr->n_fail_lines && i < PS_ARRAY_SIZE(r->fail_lines); i++)
+		snprintf(r->fail_lines[r->n_fail_lines++].line, sizeof(r->fail_lines[0].line), "%s",
+			 sr->fail_lines[i]);
+	for (size_t i = 0; i < sr->n && i < PS_ARRAY_SIZE(r->stressors); i++) {
+		struct stressor_row *o = &r->stressors[r->n_stressors++];
 		const struct ps_stressor_result *s = &sr->s[i];
 
-		ps_json_set_str(o, "stressor", s->name);
-		ps_json_set_count(o, "instances",
-				  strcmp(s->name, "cpu") == 0  ? (int64_t)b->cpus
-				  : strcmp(s->name, "vm") == 0 ? 1
-							       : -1);
-		ps_json_set_count(o, "bogo_ops", s->bogo_ops);
-		ps_json_set_num(o, "ops_per_s", s->ops_per_s, 1);
-		ps_json_set_num(o, "real_s", s->real_s, 1);
-		ps_json_set(o, "failures", json_object_new_int((int)s->fails));
-		ps_json_set(o, "verify", json_object_new_boolean(true));
-		json_object_array_add(stressors, o);
+		snprintf(o->stressor, sizeof(o->stressor), "%s", s->name);
+		o->instances = strcmp(s->name, "cpu") == 0  ? (int64_t)b->cpus
+			       : strcmp(s->name, "vm") == 0 ? 1
+							    : -1;
+		o->bogo_ops = s->bogo_ops;
+		o->ops_per_s = s->ops_per_s;
+		o->real_s = s->real_s;
+		o->failures = s->fails;
+		o->verify = true;
 	}
 }
 
 /* Each drive's read load: what it read, and a finding for the reads that failed. */
 static void report_disks(struct burn *b)
 {
-	json_object *disks = ps_json_arr(b->ctx->data, "disks");
-
 	for (size_t i = 0; i < b->nl; i++) {
-		json_object *o = json_object_new_object();
+		struct disk_row *o = &b->r->disks[b->r->n_disks++];
 		const struct disk_load *l = &b->loads[i];
 		const struct ps_uio_result *r = &l->res;
 
-		ps_json_set_str(o, "drive", l->d->name);
-		ps_json_set(o, "bytes", json_object_new_int64((int64_t)r->bytes));
-		ps_json_set(o, "errors", json_object_new_int64((int64_t)r->errors));
-		ps_json_set_num(o, "mbps", r->seconds > 0 ? r->bytes / r->seconds / 1e6 : NAN, 1);
-		ps_json_set_str(o, "status",
-				l->err < 0		       ? strerror(-l->err)
-				: r->errors >= DISK_MAX_ERRORS ? "stopped after 16 read errors"
-							       : "read");
-		json_object_array_add(disks, o);
+		snprintf(o->drive, sizeof(o->drive), "%s", l->d->name);
+		o->bytes = r->bytes;
+		o->errors = r->errors;
+		o->mbps = r->seconds > 0 ? r->bytes / r->seconds / 1e6 : NAN;
+		snprintf(o->status, sizeof(o->status), "%s",
+			 l->err < 0			? strerror(-l->err)
+			 : r->errors >= DISK_MAX_ERRORS ? "stopped after 16 read errors"
+							: "read");
 		if (r->errors)
 			ps_findf(b->ctx, PS_SEV_WARN, ps_drive_ref(l->d), "disk_read_error",
 				 "%s: %llu reads failed under the burn-in's load (the surface step "
@@ -994,24 +1113,16 @@ static int judge(struct burn *b, const struct ps_stress_run *sr, bool parsed)
 	return worst == PS_BURN_FAIL ? PS_FAIL : worst == PS_BURN_WARN ? PS_WARN : PS_PASS;
 }
 
-/* The data's members before anything runs: what a step that stops early leaves. */
-static void data_begin(struct burn *b, const char *bsrc)
+/* The result's members before anything runs: what a step that stops early leaves. */
+static void result_begin(struct burn *b, const char *bsrc)
 {
-	json_object *data = b->ctx->data;
+	struct burnin_result *r = b->r;
 
-	ps_json_set(data, "budget_s", json_object_new_int((int)b->budget));
-	ps_json_set(data, "stress_start_s", NULL);
-	ps_json_set_str(data, "budget_source", bsrc);
-	ps_json_set(data, "wall_cue_s", NULL);
-	ps_json_set_num(data, "interval_s", b->interval, 1);
-	ps_json_set(data, "timeline", b->timeline);
-	ps_json_set(data, "stressors", json_object_new_array());
-	ps_json_set(data, "disks", json_object_new_array());
-	ps_json_set(data, "fail_lines", json_object_new_array());
-	ps_json_set(data, "summary", json_object_new_object());
-	ps_json_set_str(data, "nics",
-			"not loaded: the NIC engines need cabled port pairs or a peer, and run "
-			"in nic_loop and nic_peer");
+	r->budget_s = b->budget;
+	r->budget_source = bsrc;
+	r->interval_s = b->interval;
+	r->nics = "not loaded: the NIC engines need cabled port pairs or a peer, and run in "
+		  "nic_loop and nic_peer";
 }
 
 static int run(struct ps_ctx *ctx)
@@ -1033,12 +1144,14 @@ static int run(struct ps_ctx *ctx)
 	b->interval = ((double)b->budget + START_WAIT_S) / MAX_SAMPLES;
 	if (b->interval < 1)
 		b->interval = 1;
-	b->timeline = json_object_new_array();
+	b->r = ctx->result;
 	b->start_t = b->abort_t = -1;
-	data_begin(b, bsrc);
+	result_begin(b, bsrc);
+	/* the rows are the result's (the core frees them), the samples the verdict's */
+	b->r->timeline = ps_fields_new(&timeline_fields, MAX_SAMPLES + 8);
 	b->samples = calloc(MAX_SAMPLES + 8, sizeof(*b->samples));
 	b->w = calloc(1, sizeof(*b->w));
-	ret = b->samples && b->w ? 0 : -ENOMEM;
+	ret = b->r->timeline && b->samples && b->w ? 0 : -ENOMEM;
 	if (ret == 0) {
 		burn_command(b);
 		watch_open(b);
@@ -1058,7 +1171,7 @@ static int run(struct ps_ctx *ctx)
 		memset(&sr, 0, sizeof(sr));
 	report_stress(b, &sr, parsed);
 	report_disks(b);
-	summary(ctx, b->samples, b->n, &sr, b->start_t > 0 ? b->start_t : 0);
+	summarize(&b->r->summary, b->samples, b->n, &sr, b->start_t > 0 ? b->start_t : 0);
 	ret = judge(b, &sr, parsed);
 	free(text);
 	free(b->samples);
@@ -1239,6 +1352,7 @@ static const struct ps_step_ops burnin_ops = {
     .after = "inventory",
     .data_version = DATA_VERSION,
     .view = &view,
+    .result = &burnin_fields,
     .settings = (const struct ps_setting *const[]){&burnin_budget, NULL},
     .run = run,
     .estimate_s = estimate,
