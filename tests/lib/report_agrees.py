@@ -86,8 +86,11 @@ def text_problems(r, text):
     for (kind, subject), st in worst_by_device(r).items():
         if st == "pass" or not subject:
             continue
-        head = "%-4s %s %s:" % (st.upper(), kind or "", subject)
-        if not any(line.startswith(head) for line in joined):
+        # the line names the device by its label (report/label.c): the kernel name
+        # in brackets ("QEMU HARDDISK S/N X (sda)") or, for a link, its address
+        named = re.compile(r"^%s (?:.*\(%s\)|(?:\S+ )*%s)[ :]" % (
+            re.escape(st.upper()), re.escape(subject), re.escape(subject)))
+        if not any(named.match(line) for line in joined):
             bad.append("%s %s %s: its verdict is %s, the verdict block does not say so" %
                        (st.upper(), kind, subject, st))
         for line in joined:
