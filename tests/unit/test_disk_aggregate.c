@@ -11,6 +11,7 @@
  * without disk_read or with one drive.
  */
 #include "check.h"
+#include "tree.h"
 #include "step_harness.h"
 
 #include "../../userland/steps/disk_aggregate.c"
@@ -35,23 +36,10 @@ static const struct ps_step_ops *step_named(const char *name)
 
 static void make_file(const char *name, size_t size)
 {
-	char p[4200], buf[65536];
-	FILE *f;
+	char p[64];
 
-	for (size_t i = 0; i < sizeof(buf); i++)
-		buf[i] = (char)(i * 7 + 3);
-	snprintf(p, sizeof(p), "%s/dev/%s", root, name);
-	f = fopen(p, "w");
-	CHECK(f != NULL);
-	if (!f)
-		return;
-	for (size_t left = size; left > 0;) {
-		size_t n = left < sizeof(buf) ? left : sizeof(buf);
-
-		CHECK(fwrite(buf, 1, n, f) == n);
-		left -= n;
-	}
-	fclose(f);
+	snprintf(p, sizeof(p), "/dev/%s", name);
+	CHECK(tree_fill(root, p, size, 7, 3));
 }
 
 static struct ps_drive drive(const char *name, const char *pci, bool boot)

@@ -4,6 +4,7 @@
  * the drive, user-side latency of every request, read errors with their LBAs,
  * the O_DIRECT fallback, abort. (It replaces disk_seq's test.) */
 #include "check.h"
+#include "tree.h"
 #include "step_harness.h"
 
 #include "../../userland/steps/disk_read.c"
@@ -18,23 +19,10 @@ static char root[] = "/var/tmp/test_disk_read.XXXXXX";
 
 static void make_data_file(const char *name, size_t size)
 {
-	char p[4200], buf[65536];
-	FILE *f;
+	char p[64];
 
-	for (size_t i = 0; i < sizeof(buf); i++)
-		buf[i] = (char)(i * 13 + 1);
-	snprintf(p, sizeof(p), "%s/dev/%s", root, name);
-	f = fopen(p, "w");
-	CHECK(f != NULL);
-	if (!f)
-		return;
-	for (size_t left = size; left > 0;) {
-		size_t n = left < sizeof(buf) ? left : sizeof(buf);
-
-		CHECK(fwrite(buf, 1, n, f) == n);
-		left -= n;
-	}
-	fclose(f);
+	snprintf(p, sizeof(p), "/dev/%s", name);
+	CHECK(tree_fill(root, p, size, 13, 1));
 }
 
 static struct ps_drive drive(const char *name, long long size, bool boot, bool removable)

@@ -3,6 +3,7 @@
 #define PS_TEST_TREE_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,29 @@ static inline void tree_write(const char *root, const char *path, const void *te
 		return;
 	fwrite(text, 1, len ? len : strlen(text), f);
 	fclose(f);
+}
+
+/* A file of size bytes under root at path, filled with the pattern i * mul + add: false on
+ * a write error. */
+static inline bool tree_fill(const char *root, const char *path, size_t size, int mul, int add)
+{
+	char p[PATH_MAX], buf[65536];
+	bool ok = true;
+	FILE *f;
+
+	for (size_t i = 0; i < sizeof(buf); i++)
+		buf[i] = (char)((int)i * mul + add);
+	snprintf(p, sizeof(p), "%s%s", root, path);
+	f = fopen(p, "w");
+	if (!f)
+		return false;
+	for (size_t left = size; left > 0 && ok;) {
+		size_t n = left < sizeof(buf) ? left : sizeof(buf);
+
+		ok = fwrite(buf, 1, n, f) == n;
+		left -= n;
+	}
+	return fclose(f) == 0 && ok;
 }
 
 static inline void tree_printf(const char *root, const char *path, const char *fmt, ...)
