@@ -5,6 +5,7 @@
 #include "cli/bench.h"
 #include "lib/util.h"
 #include "engines/mem/mem.h"
+#include "hw/inventory.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -385,7 +386,7 @@ int ps_bench_mem_main(int argc, char **argv)
 {
 	struct mem_opts o = {.pairs = 6, .passes = 30, .ref = REF_AUTO, .cap = PS_BENCH_CAP_S};
 	struct ps_mem_caches caches = {0};
-	char thp[128], *mode;
+	struct ps_environment env;
 	struct mem_run mr = {.o = &o};
 	struct ps_pair_plan plan = {.name_a = "probestick",
 				    .unit = "GB/s",
@@ -422,19 +423,15 @@ int ps_bench_mem_main(int argc, char **argv)
 		return 1;
 	}
 	/* Our arrays ask for huge pages; likwid-bench cannot, and gets them only
-	 * when THP is "always" (tests/bench/run.sh sets it for the run). */
-	if (ps_read_str("/sys/kernel/mm/transparent_hugepage/enabled", thp, sizeof(thp)) < 0 ||
-	    !(mode = strchr(thp, '[')) || !strchr(mode, ']'))
-		mode = "unknown";
-	else
-		*strchr(++mode, ']') = '\0';
+	 * when THP is "always" (tests/bench/run.sh sets it for the run): the
+	 * mode as the inventory reads it. */
+	ps_environment_read(NULL, &env);
 	printf("bench mem: triad, %u threads, 3 arrays of %llu MiB (%llu MiB in all), %u passes "
 	       "a run;\ntransparent huge pages: %s (ours asks for them, the reference gets them "
 	       "in \"always\" only);\nreference: %s;\npairs, the one that goes first alternating, "
-	       "judged from "
-	       "%u pairs on, and on while\nundecided for at most %g s.\n",
+	       "judged from %u pairs on, and on while\nundecided for at most %g s.\n",
 	       o.threads, (unsigned long long)(o.array / MIB),
-	       (unsigned long long)(3 * o.array / MIB), o.passes, mode,
+	       (unsigned long long)(3 * o.array / MIB), o.passes, env.thp[0] ? env.thp : "unknown",
 	       mr.use == REF_LIKWID ? "likwid-bench -t stream_sse (packed SSE2, as our compiled "
 				      "triad), the same working set and threads"
 				    : "stress-ng --stream (all four kernels, its own sizing)",
