@@ -195,9 +195,13 @@ static bool run(struct ps_menu_env *env, const char *plan, const char *csv)
 	}
 	if (!ps_console_has_input(env->con))
 		return true;
-	/* the end screen stays until it was read: the 24th line */
-	ps_console_printf(env->con, "v: all verdicts, r: the report, any other key: the menu ");
+	/*
+	 * the end screen stays until it was read: the 24th line. Keys pressed
+	 * during the run are dropped before the question shows, never after: a
+	 * key sent once the question is seen is the answer.
+	 */
 	ps_console_flush(env->con);
+	ps_console_printf(env->con, "v: all verdicts, r: the report, any other key: the menu ");
 	k = get_key(env->con);
 	ps_console_printf(env->con, "\n");
 	if (k < 0)

@@ -344,10 +344,10 @@ int ps_serve_run(const struct ps_serve_opts *o)
 	if (s.disc_fd < 0)
 		say(&s, "no discovery answers (UDP %d): %s", PS_DISCOVERY_PORT,
 		    strerror(-s.disc_fd));
+	ps_console_flush(s.con); /* before the line that asks for a key */
 	say(&s, "serving: iperf3 on TCP %d, echo on UDP %d, discovery on UDP %d%s; %s",
 	    PS_IPERF_PORT, PS_ECHO_PORT, PS_DISCOVERY_PORT, s.nbd > 0 ? ", NBD on TCP 10809" : "",
 	    o->seconds > 0 ? "ends after the time given" : "any key ends server mode");
-	ps_console_flush(s.con);
 	while (!stop_flag && (!end || ps_mono_now() < end)) {
 		struct pollfd pf[2];
 		int np = 0, k;

@@ -668,7 +668,7 @@ void ps_ui_summary(struct ps_ui *ui, const struct ps_run_result *res, bool about
 		 "The report is not complete on the stick: read the above, then press a key to "
 		 "go on (it goes on by itself in %d s).",
 		 wait_s);
+	ps_console_flush(ui->con); /* before the question: a key seen after it counts */
 	say(ui, 0, line);
-	ps_console_flush(ui->con);
 	ps_console_key(ui->con, wait_s * 1000);
 }
