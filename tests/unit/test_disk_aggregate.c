@@ -15,6 +15,8 @@
 #include "step_harness.h"
 
 #include "../../userland/steps/disk_aggregate.c"
+#include "core/plan.h"
+#include "report/doc.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -146,6 +148,34 @@ static const char *verdict_of(json_object *verdicts, const char *name)
 	return "";
 }
 
+/*
+ * The console's result line and the report's Steps table: each total with
+ * its own unit (MB/s seq, IOPS rand), never a bare number.
+ */
+static void check_headline(struct harness *h)
+{
+	json_object *empty = json_object_new_object();
+	struct ps_doc *doc = ps_doc_build(empty, ps_views());
+	struct ps_doc_section *sec;
+	char head[600] = "", seq[64], rand[64];
+
+	json_object_put(empty);
+	json_object_object_add(h->step, "name", json_object_new_string("disk_aggregate"));
+	sec = doc ? ps_doc_build_step(doc, h->step, ps_views()) : NULL;
+	CHECK(sec != NULL);
+	if (sec)
+		ps_doc_headline(sec, head, sizeof(head));
+	snprintf(seq, sizeof(seq), "seq 1M qd 8 together %.0f MB/s",
+		 num(ps_json_at(json_object_object_get(h->data, "totals"), 0), "median_together"));
+	snprintf(rand, sizeof(rand), ", rand 4K qd 32 together %.0f IOPS",
+		 num(ps_json_at(json_object_object_get(h->data, "totals"), 1), "median_together"));
+	if (!strstr(head, seq) || !strstr(head, rand))
+		fprintf(stderr, "headline: '%s'; wanted '%s' and '%s'\n", head, seq, rand);
+	CHECK(strstr(head, seq) != NULL);
+	CHECK(strstr(head, rand) != NULL);
+	ps_doc_free(doc);
+}
+
 /* disk_read alone, then disk_aggregate with its result, as the runner runs them. */
 static void test_plan(void)
 {
@@ -216,6 +246,7 @@ static void test_plan(void)
 	CHECK(ps_json_str(ps_json_at(t, 0), "ceiling_why") != NULL);
 	CHECK_STR(ps_json_str(ps_json_at(t, 1), "pattern"), "rand");
 	CHECK_INT(harness_count(&h, "disk_aggregate.ceiling", NULL), 2);
+	check_headline(&h);
 
 	/* what they share: the x1 link above the AHCI controller, and the controller */
 	l = limit_row(h.data, "pcie_link", "0000:00:1c.0");

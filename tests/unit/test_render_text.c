@@ -297,6 +297,35 @@ static void test_cell_extremes(void)
 	CHECK_STR(buf, "64K");
 }
 
+/*
+ * The Steps table: the names' column as wide as the longest name (no status
+ * pushed out of its column by disk_aggregate), and a step whose time the
+ * report does not hold shows "?", never 0.0 s.
+ */
+static void test_step_table(void)
+{
+	json_object *r = json_tokener_parse(
+	    "{\"schema_version\":2,\"plan\":\"quick\",\"complete\":true,\"steps\":["
+	    "{\"name\":\"inventory\",\"status\":\"pass\",\"duration_s\":1.4},"
+	    "{\"name\":\"disk_aggregate\",\"status\":\"fail\"},"
+	    "{\"name\":\"smart\",\"status\":\"pass\",\"duration_s\":0}]}");
+	char *text;
+
+	CHECK(r != NULL);
+	text = ps_report_text(r, ps_views(), 0);
+	check_lines("step table", text);
+	CHECK(strstr(text, "\ninventory      pass         1.4 s") != NULL);
+	CHECK(strstr(text, "\ndisk_aggregate FAIL             ?") != NULL);
+	CHECK(strstr(text, "\nsmart          pass         0.0 s") != NULL);
+	CHECK(strstr(text, "disk_aggregate FAIL         0.0 s") == NULL);
+	CHECK(strstr(text, "\ndisk_aggregate: fail\n") != NULL);
+	CHECK(strstr(text, "disk_aggregate: fail (") == NULL);
+	if (!strstr(text, "\ndisk_aggregate FAIL             ?"))
+		fprintf(stderr, "%s\n", text);
+	free(text);
+	json_object_put(r);
+}
+
 int main(void)
 {
 	DIR *d = opendir(DIR_REPORTS);
@@ -322,5 +351,6 @@ int main(void)
 	test_hostile_strings();
 	test_not_tested();
 	test_cell_extremes();
+	test_step_table();
 	return check_done("test_render_text");
 }

@@ -86,7 +86,8 @@ static bool col_paths_ok(const struct ps_block *b, json_object *row, json_object
 {
 	for (size_t c = from; c < b->ncols; c++) {
 		const struct ps_col *col = &b->cols[c];
-		const char *paths[] = {col->path, col->spread, col->min, col->max, col->noisy};
+		const char *paths[] = {col->path, col->spread, col->min,
+				       col->max,  col->noisy,  col->unit_from};
 
 		for (size_t k = 0; k < PS_ARRAY_SIZE(paths); k++) {
 			const char *p = paths[k];

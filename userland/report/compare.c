@@ -595,12 +595,24 @@ static void change_text(const struct ps_cmp_value *v, char *buf, size_t len)
 		snprintf(buf, len, "%+.1f%%", v->change_pct);
 }
 
+const char *ps_cmp_figure_unit(const struct ps_cmp_figure *f)
+{
+	const char *u = f->col->unit;
+
+	/* a column whose rows differ in unit (seq MB/s, rand IOPS): the row's */
+	for (size_t i = 0; !u && f->col->unit_from && i < PS_CMP_MAX_RUNS; i++)
+		if (f->v[i].present)
+			u = f->v[i].cell.unit;
+	/* the unit once: some columns' titles hold it already ("best GB/s") */
+	return u && *u && !strstr(f->col->title, u) ? u : NULL;
+}
+
 static void fig_label(const struct ps_cmp_figure *f, char *buf, size_t len)
 {
-	bool unit = f->col->unit && *f->col->unit && !strstr(f->col->title, f->col->unit);
+	const char *unit = ps_cmp_figure_unit(f);
 
 	snprintf(buf, len, "%s%s%s%s%s", f->row, f->row[0] ? " " : "", f->col->title,
-		 unit ? " " : "", unit ? f->col->unit : "");
+		 unit ? " " : "", unit ? unit : "");
 }
 
 static const char *run_date(const struct ps_doc *d)

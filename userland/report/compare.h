@@ -83,6 +83,9 @@ struct ps_cmp {
 /* Compare docs[0] (the baseline) with docs[1..n); NULL when n < 2, n > PS_CMP_MAX_RUNS or OOM. */
 struct ps_cmp *ps_compare(const struct ps_doc *const *docs, const char *const *labels, size_t n);
 void ps_compare_free(struct ps_cmp *c);
+/* The unit a figure's label names: the column's, else its rows' (unit_from);
+ * NULL when none, or when the column's title holds it already ("best GB/s"). */
+const char *ps_cmp_figure_unit(const struct ps_cmp_figure *f);
 
 /* For people: 80 columns; malloc'd, never NULL. */
 char *ps_compare_text(const struct ps_cmp *c);

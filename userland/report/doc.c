@@ -212,6 +212,11 @@ static void fill_row(struct ps_doc *doc, const struct ps_block *b, struct ps_cel
 					   ? template_text(doc, col->tmpl, v)
 					   : pairs_text(doc, v);
 		}
+		if (col->unit_from) {
+			const char *u = scalar_text(ps_col_value(row, parent, col->unit_from));
+
+			cells[c].unit = u && *u ? ps_doc_strdup(doc, u) : NULL;
+		}
 		cells[c].spread_pct = num_at(row, parent, col->spread);
 		cells[c].min = num_at(row, parent, col->min);
 		cells[c].max = num_at(row, parent, col->max);
@@ -919,8 +924,8 @@ size_t ps_cell_text(const struct ps_cell *c, const struct ps_col *col, char *buf
 		break;
 	}
 	n = (size_t)snprintf(buf, len, "%.*f", col->decimals, c->num);
-	if (with_unit && col->unit && n < len)
-		n += (size_t)snprintf(buf + n, len - n, " %s", col->unit);
+	if (with_unit && (c->unit || col->unit) && n < len)
+		n += (size_t)snprintf(buf + n, len - n, " %s", c->unit ? c->unit : col->unit);
 	return n;
 }
 
@@ -952,9 +957,9 @@ size_t ps_doc_headline(const struct ps_doc_section *sec, char *buf, size_t len)
 				if (!(col->flags & PS_COL_HEADLINE) || row[c].type == PS_CELL_NULL)
 					continue;
 				/* never a bare number: "errors 0", "triad 3.7 GB/s", "882 MB/s" */
-				const char *word = col->head	? col->head
-						   : !col->unit ? col->title
-								: NULL;
+				const char *word = col->head			   ? col->head
+						   : !col->unit && !col->unit_from ? col->title
+										   : NULL;
 
 				if (p)
 					p += (size_t)snprintf(piece + p, sizeof(piece) - p, "%s",

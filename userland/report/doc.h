@@ -23,6 +23,7 @@ struct ps_cell {
 	double spread_pct; /* run-to-run CV of this figure, NAN when the view gives none */
 	double min, max;   /* run-to-run range, NAN when none */
 	int noisy;	   /* the view's noisy path: 1 noisy, 0 steady, -1 unknown or none */
+	const char *unit;  /* the row's unit (the column's unit_from), or NULL */
 };
 
 struct ps_doc_line {

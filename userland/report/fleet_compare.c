@@ -106,10 +106,10 @@ static int pair(struct tallies *ts, const struct ps_doc *const *docs, const size
 			return -1;
 		}
 		if (!t->label[0]) {
-			/* the unit once: some columns' titles hold it already ("best GB/s") */
-			const char *unit = f->col->unit && !strstr(f->col->title, f->col->unit)
-					       ? f->col->unit
-					       : "";
+			const char *unit = ps_cmp_figure_unit(f);
+
+			if (!unit)
+				unit = "";
 
 			snprintf(t->label, sizeof(t->label), "%s %s %s%s%s", f->section, f->row,
 				 f->col->title, unit[0] ? " " : "", unit);

@@ -424,19 +424,31 @@ static void step_summary(FILE *f, const struct ps_doc *doc)
 		fprintf(f, "none run yet\n");
 		return;
 	}
+	/* the names' column as wide as the longest (disk_aggregate), 24 at most */
+	int namew = 12;
+
+	for (size_t i = 0; i < doc->nsections; i++) {
+		int w = (int)strlen(doc->sections[i].title);
+
+		namew = w > namew ? w < 24 ? w : 24 : namew;
+	}
 	for (size_t i = 0; i < doc->nsections; i++) {
 		const struct ps_doc_section *s = &doc->sections[i];
-		char line[1200], head[600], st[16];
+		char line[1200], head[600], st[16], took[16];
 
 		snprintf(st, sizeof(st), "%s", s->status);
 		if (strcmp(st, "pass") && strcmp(st, "skipped"))
 			upper(st);
 		head[0] = '\0';
 		ps_doc_headline(s, head, sizeof(head));
-		snprintf(line, sizeof(line), "%-12s %-7s %8.1f s  %s%s%s", s->title, st,
-			 isnan(s->duration_s) ? 0.0 : s->duration_s, head,
-			 head[0] && s->reason ? "; " : "", s->reason ? s->reason : "");
-		ps_wrap(f, WIDTH, 0, 33, line);
+		/* a step whose time the report does not hold took an unknown time, not 0 */
+		if (isnan(s->duration_s))
+			snprintf(took, sizeof(took), "%10s", "?");
+		else
+			snprintf(took, sizeof(took), "%8.1f s", s->duration_s);
+		snprintf(line, sizeof(line), "%-*s %-7s %s  %s%s%s", namew, s->title, st, took,
+			 head, head[0] && s->reason ? "; " : "", s->reason ? s->reason : "");
+		ps_wrap(f, WIDTH, 0, namew + 21, line);
 	}
 	if (!doc->complete)
 		fprintf(f, "%s\n",
@@ -466,9 +478,11 @@ static void step_sections(FILE *f, const struct ps_doc *doc, enum ps_section_kin
 			continue;
 		if (kind == PS_SEC_INVENTORY)
 			snprintf(title, sizeof(title), "Inventory (%s)", s->status);
+		else if (isnan(s->duration_s))
+			snprintf(title, sizeof(title), "%s: %s", s->title, s->status);
 		else
 			snprintf(title, sizeof(title), "%s: %s (%.1f s)", s->title, s->status,
-				 isnan(s->duration_s) ? 0.0 : s->duration_s);
+				 s->duration_s);
 		heading(f, title, kind == PS_SEC_INVENTORY ? '=' : '-');
 		if (s->reason) {
 			fprintf(f, "  ");

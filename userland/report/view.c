@@ -60,8 +60,10 @@ static bool col_ok(const struct ps_col *c, bool parent_ok, char *why, size_t why
 	}
 	if ((c->spread && !path_ok(c->spread, parent_ok)) ||
 	    (c->noisy && !path_ok(c->noisy, parent_ok)) ||
+	    (c->unit_from && !path_ok(c->unit_from, parent_ok)) ||
 	    (c->min && !path_ok(c->min, parent_ok)) || (c->max && !path_ok(c->max, parent_ok))) {
-		snprintf(why, whylen, "block %s: column %s has a spread path that is not a pointer",
+		snprintf(why, whylen,
+			 "block %s: column %s has a spread or unit path that is not a pointer",
 			 block, c->path);
 		return false;
 	}

@@ -73,6 +73,9 @@ struct ps_col {
 	const char *path;
 	const char *title; /* column head or field label; short: text tables are 80 columns */
 	const char *unit;  /* "MB/s", "us", "%", or NULL */
+	/* path of the row's own unit, for a column whose rows differ ("MB/s" seq,
+	 * "IOPS" rand); NULL: unit for every row */
+	const char *unit_from;
 	int decimals;
 	enum ps_fmt fmt;
 	enum ps_better better;

@@ -118,6 +118,7 @@ struct agg_total {
 	unsigned int drives;
 	double alone_sum;	   /* the sum of the drives' figures alone */
 	struct ps_figure together; /* the total of each run */
+	char unit[8];		   /* the figure's: MB/s (seq) or IOPS (rand) */
 	double pct_of_alone;
 	double cpu_busy_pct; /* all CPUs while they read together */
 	int ceiling;	     /* enum limit_kind */
@@ -189,6 +190,7 @@ static const struct ps_field total_f[] = {
     PS_FIELD(struct agg_total, drives, "drives"),
     PS_FIELD(struct agg_total, alone_sum, "alone_sum", .decimals = 1, .flags = PS_FLD_NULL),
     PS_FIELD(struct agg_total, together, "together", .decimals = 1, .flags = PS_FLD_WARMUP),
+    PS_FIELD(struct agg_total, unit, "unit"),
     PS_FIELD(struct agg_total, pct_of_alone, "pct_of_alone", .unit = "%", .decimals = 1,
 	     .flags = PS_FLD_NULL),
     PS_FIELD(struct agg_total, cpu_busy_pct, "cpu_busy_pct", .unit = "%", .decimals = 1,
@@ -734,6 +736,7 @@ static int measure(struct together *t, struct agg_total *tot)
 	tot->pattern = t->pat;
 	tot->bs = points[t->pat].bs;
 	tot->qd = points[t->pat].qd;
+	snprintf(tot->unit, sizeof(tot->unit), "%s", points[t->pat].unit);
 	tot->drives = in_pattern(t->m, t->n, t->pat);
 	tot->alone_sum = 0;
 	for (size_t k = 0; k < t->n; k++)
@@ -946,7 +949,16 @@ static const struct ps_col total_cols[] = {
     {.path = "/qd", .title = "qd", .flags = PS_COL_KEY},
     {.path = "/drives", .title = "drives"},
     {.path = "/alone_sum", .title = "sum alone", .decimals = 0, .better = PS_BETTER_HIGHER},
-    PS_COL_FIGURE("together", "together", NULL, 0, PS_BETTER_HIGHER, PS_COL_HEADLINE),
+    {.path = "/" PS_FIGURE_MEDIAN("together"),
+     .title = "together",
+     .unit_from = "/unit",
+     .head = "together",
+     .better = PS_BETTER_HIGHER,
+     .flags = PS_COL_HEADLINE,
+     .spread = "/" PS_FIGURE_CV,
+     .min = "/" PS_FIGURE_MIN("together"),
+     .max = "/" PS_FIGURE_MAX("together"),
+     .noisy = "/" PS_FIGURE_NOISY},
     {.path = "/pct_of_alone", .title = "%", .decimals = 0, .better = PS_BETTER_HIGHER},
     {.path = "/cpu_busy_pct", .title = "cpu", .unit = "%", .decimals = 0, .flags = PS_COL_MEASURED},
     {.path = "/ceiling", .title = "ceiling", .flags = PS_COL_MEASURED},
