@@ -367,7 +367,7 @@ static void block_measurements(struct out *o, const struct ps_doc_section *sec,
 			m = json_object_new_object();
 			json_object_object_add(m, "name", jstr(name));
 			json_object_object_add(m, "value", jnum(cell->num));
-			add_str(m, "unit", unit_of(col));
+			add_str(m, "unit", cell->unit ? cell->unit : unit_of(col));
 			if (hw)
 				json_object_object_add(m, "hardwareInfoId", jstr(hw));
 			meta = json_object_new_object();
