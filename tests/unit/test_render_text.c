@@ -326,6 +326,69 @@ static void test_step_table(void)
 	json_object_put(r);
 }
 
+/*
+ * A table of numbers whose heads are wider than the values (array's md
+ * table: 93 columns before) fits 79: the heads that gain most go on two
+ * lines, every value stays whole.
+ */
+static void test_split_heads(void)
+{
+	static const char *const lv[] = {"1, 619.5, 1470.0, 831.3, 1424.7, 0.2, 327.6",
+					 "5, 246.6, 1515.1, 294.7, 259.7, 0.8, 81.6"};
+	char js[4096];
+	size_t o = 0;
+	char *text, *sec;
+
+	o += (size_t)snprintf(js + o, sizeof(js) - o,
+			      "{\"schema_version\":2,\"plan\":\"custom\",\"complete\":true,"
+			      "\"steps\":[{\"name\":\"array\",\"status\":\"pass\","
+			      "\"data_version\":1,\"data\":{\"levels\":[");
+	for (size_t i = 0; i < PS_ARRAY_SIZE(lv); i++) {
+		double v[7];
+
+		CHECK_INT(sscanf(lv[i], "%lf, %lf, %lf, %lf, %lf, %lf, %lf", &v[0], &v[1], &v[2],
+				 &v[3], &v[4], &v[5], &v[6]),
+			  7);
+		o += (size_t)snprintf(
+		    js + o, sizeof(js) - o,
+		    "%s{\"level\":%.0f,\"status\":\"done\",\"healthy\":{\"seq_write_mbps\":%.1f,"
+		    "\"seq_read_mbps\":%.1f},\"degraded\":{\"seq_write_mbps\":%.1f,"
+		    "\"seq_read_mbps\":%.1f},\"rebuild\":{\"seconds\":%.1f,\"mbps\":%.1f}}",
+		    i ? "," : "", v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
+	}
+	snprintf(js + o, sizeof(js) - o, "]}}]}");
+	{
+		json_object *r = json_tokener_parse(js);
+
+		CHECK(r != NULL);
+		text = ps_report_text(r, ps_views(), 0);
+		json_object_put(r);
+	}
+	check_lines("split heads", text);
+	sec = strstr(text, "\narray: pass");
+	CHECK(sec != NULL);
+	/* every line of the step within 79 columns */
+	for (const char *p = sec ? sec + 1 : ""; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+
+		if (n > 79)
+			fprintf(stderr, "split heads: a line of %zu: %.*s\n", n, (int)n, p);
+		CHECK(n <= 79);
+		p += n + (nl ? 1 : 0);
+	}
+	/* the heads on two lines, the second under the first; the values whole */
+	CHECK(
+	    strstr(
+		text,
+		"          write             deg write  deg read\n"
+		"    RAID   MB/s  read MB/s       MB/s      MB/s  rebuild  rebuild MB/s  status\n"
+		"       1  619.5     1470.0      831.3    1424.7    0.2 s         327.6  done\n") !=
+	    NULL);
+	CHECK(strstr(text, "~") == NULL);
+	free(text);
+}
+
 int main(void)
 {
 	DIR *d = opendir(DIR_REPORTS);
@@ -352,5 +415,6 @@ int main(void)
 	test_not_tested();
 	test_cell_extremes();
 	test_step_table();
+	test_split_heads();
 	return check_done("test_render_text");
 }

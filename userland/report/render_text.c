@@ -43,6 +43,8 @@ static void upper(char *s)
 struct tcol {
 	size_t idx; /* in the block's columns */
 	int width;
+	int values; /* the widest value's width */
+	int split;  /* the head goes on two lines at this blank ("deg write" / "MB/s"); 0 none */
 	bool right;
 	bool wide;
 };
@@ -93,9 +95,31 @@ static void emit_cell(FILE *f, const char *s, const struct tcol *c, bool first, 
 }
 
 /*
+ * The blank of head that splits it into the two most even lines; its width
+ * then (the values' width at least) in *width. 0 when no split narrows it.
+ */
+static int head_split(const char *head, int values, int *width)
+{
+	int len = (int)strlen(head), best = 0, best_w = len;
+
+	for (int i = 1; i + 1 < len; i++) {
+		int w = i > len - i - 1 ? i : len - i - 1;
+
+		if (head[i] == ' ' && (w > values ? w : values) < best_w) {
+			best = i;
+			best_w = w > values ? w : values;
+		}
+	}
+	*width = best_w;
+	return best;
+}
+
+/*
  * Fit the columns within WIDTH: drop the optional ones from the right, then
- * narrow the widest text column a character at a time. Returns the width
- * the columns take (the wide column at MIN_WIDE).
+ * put the heads that are wider than their values on two lines (the widest
+ * gain first: nothing is lost), then narrow the widest text column a
+ * character at a time. Returns the width the columns take (the wide column
+ * at MIN_WIDE).
  */
 static int fit_columns(const struct ps_block *d, struct tcol *cols, char head[][CELL], size_t *nc,
 		       int indent)
@@ -120,6 +144,29 @@ static int fit_columns(const struct ps_block *d, struct tcol *cols, char head[][
 		}
 		if (changed)
 			continue;
+		{
+			size_t best = *nc;
+			int best_gain = 0, best_w = 0, best_split = 0;
+
+			for (size_t i = 0; i < *nc; i++) {
+				int w, at;
+
+				if (cols[i].wide || cols[i].split)
+					continue;
+				at = head_split(head[i], cols[i].values, &w);
+				if (at && cols[i].width - w > best_gain) {
+					best = i;
+					best_gain = cols[i].width - w;
+					best_w = w;
+					best_split = at;
+				}
+			}
+			if (best < *nc) {
+				cols[best].split = best_split;
+				cols[best].width = best_w;
+				continue;
+			}
+		}
 		{
 			size_t widest = *nc;
 
@@ -166,6 +213,8 @@ static void table_rows(FILE *f, const struct ps_doc_block *db, int indent)
 			w = (int)strlen(t);
 			if (!cols[nc].wide && w > MAX_COL)
 				w = MAX_COL;
+			if (w > cols[nc].values)
+				cols[nc].values = w;
 			if (w > cols[nc].width)
 				cols[nc].width = w;
 			cols[nc].right = cols[nc].right || numeric(cell, &d->cols[c]);
@@ -179,19 +228,44 @@ static void table_rows(FILE *f, const struct ps_doc_block *db, int indent)
 		wide = (int)i;
 		cols[i].width = WIDTH - (total - MIN_WIDE);
 	}
-	/* heads */
-	{
+	/* heads: the first parts of the split ones on a line above the others */
+	for (int line = 0; line < 2; line++) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&buf, &len);
 		int col = indent;
+		bool any = false;
 
-		fprintf(f, "%*s", indent, "");
+		if (!m)
+			break;
+		fprintf(m, "%*s", indent, "");
 		for (size_t i = 0; i < nc; i++) {
+			const char *src = !cols[i].split ? (line ? head[i] : "")
+					  : line	 ? head[i] + cols[i].split + 1
+							 : head[i];
+			size_t n = strnlen(src, CELL - 1);
+			char part[CELL];
+
+			memcpy(part, src, n);
+			part[n] = '\0';
+			if (!line && cols[i].split)
+				part[cols[i].split] = '\0';
+			any = any || (!line && cols[i].split);
 			if ((int)i == wide) {
-				fprintf(f, "%s%s", i ? "  " : "", head[i]);
+				fprintf(m, "%s%s", i ? "  " : "", part);
 				break;
 			}
-			emit_cell(f, head[i], &cols[i], i == 0, i + 1 == nc, &col);
+			emit_cell(m, part, &cols[i], i == 0, i + 1 == nc, &col);
 		}
-		fputc('\n', f);
+		fclose(m);
+		if (buf && (line || any)) {
+			size_t n = strlen(buf);
+
+			while (n && buf[n - 1] == ' ')
+				n--; /* no trailing blanks where the last heads are on one line */
+			fprintf(f, "%.*s\n", (int)n, buf);
+		}
+		free(buf);
 	}
 	for (size_t r = 0; r < db->nrows; r++) {
 		int col = indent;
