@@ -14,6 +14,8 @@ import sys
 
 import jsonschema
 
+from check_report import report_txt_problems
+
 MD_MAGIC = 0xA92B4EFC
 
 
@@ -146,6 +148,8 @@ def main():
         if __import__("os").path.exists(report_path.replace("report.json", "report.txt")) else ""
     if text and "md arrays on the confirmed scratch drives" not in text:
         bad.append("report.txt has no array table")
+    # its wide tables (the md table's eight columns) fit 79 columns
+    bad += report_txt_problems(report_path)
     for b in bad:
         print("FAIL: " + b)
     print("check_array: %s" % ("ok" if not bad else "%d problems" % len(bad)))

@@ -24,6 +24,17 @@ def skipped_as_expected(name, s):
         return "cabled to another port" in reason or "server mode" in reason
     return False
 
+def report_txt_problems(report_path):
+    """report.txt beside report.json: there, and within an 80-column console
+    (79: some terminals wrap at 80)."""
+    txt = os.path.join(os.path.dirname(report_path), "report.txt")
+    if not os.path.isfile(txt) or os.path.getsize(txt) == 0:
+        return ["report.txt is missing or empty beside report.json"]
+    with open(txt, encoding="utf-8", errors="replace") as f:
+        wide = [l.rstrip("\n") for l in f if len(l.rstrip("\n")) > 79]
+    return ["report.txt: a line of %d columns: %s" % (len(l), l) for l in wide[:3]]
+
+
 def main():
     report_path, expect_path, schema_path = sys.argv[1:4]
     with open(report_path) as f:
@@ -223,9 +234,7 @@ def main():
         if d.get("result") == "claimed":
             bad.append("coldplug.superio: %s claimed a chip QEMU does not have" % d.get("module"))
 
-    txt = os.path.join(os.path.dirname(report_path), "report.txt")
-    if not os.path.isfile(txt) or os.path.getsize(txt) == 0:
-        bad.append("report.txt is missing or empty beside report.json")
+    bad += report_txt_problems(report_path)
     # no contradictions: steps' status, their rows and the verdict block agree
     bad += ["contradiction: " + b for b in report_agrees.check(report_path, True)]
 
