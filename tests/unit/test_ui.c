@@ -97,15 +97,22 @@ static void test_lines(void)
 	p.eta_s = NAN;
 	ps_ui_progress_line(&p, false, false, buf, sizeof(buf));
 	CHECK_STR(buf, "  starting stress-ng: 7 s, 1.0 s/s");
-	n = ps_ui_result_line(1, 3, "disk_seq", "warn", 4.12,
+	n = ps_ui_result_line(1, 3, "disk_seq", 10, "warn", 4.12,
 			      "nvme0n1 1965 MB/s, sda 523 MB/s, vda 2399 MB/s, sdc 120 MB/s, "
 			      "sdd 99 MB/s",
 			      buf, sizeof(buf));
 	CHECK(strlen(buf) == n);
-	CHECK(strncmp(buf, "[2/3] disk_seq   WARN   4.1 s  nvme0n1 1965 MB/s", 48) == 0);
+	CHECK(strncmp(buf, "[2/3] disk_seq   WARN      4.1 s  nvme0n1 1965 MB/s", 51) == 0);
 	/* nothing cut: the figures go on below, at a word */
 	CHECK(strstr(buf, "\n      ") && strstr(buf, "sdd 99 MB/s") && !strstr(buf, "..."));
 	CHECK(strchr(buf, '\n') - buf <= 79);
+	/* a plan with disk_aggregate: every name in one column of its width; a
+	 * time not known is "?" */
+	ps_ui_result_line(4, 12, "disk_aggregate", 14, "fail", 14.3, "seq 1M qd 8", buf,
+			  sizeof(buf));
+	CHECK_STR(buf, "[5/12] disk_aggregate FAIL     14.3 s  seq 1M qd 8");
+	ps_ui_result_line(5, 12, "memory", 14, "skipped", NAN, "", buf, sizeof(buf));
+	CHECK_STR(buf, "[6/12] memory         skipped       ?");
 }
 
 /* A whole plan through the UI callbacks, on a plain and on a fancy terminal. */
@@ -198,19 +205,23 @@ static void play(bool fancy)
 
 	/* the recorded nic_tput step is now nic_loop: the four others */
 	CHECK(strstr(text, "probestick: plan quick, 4 steps") != NULL);
-	CHECK(strstr(text, "[2/4] smart      pass   3.1 s  sda health pass, nvme0n1 health pass") !=
+	CHECK(strstr(text,
+		     "[2/4] smart      pass      3.1 s  sda health pass, nvme0n1 health pass") !=
 	      NULL);
-	CHECK(strstr(text, "[3/4] disk_read  pass  19.8 s  nvme0n1 882 MB/s 21959 IOPS") != NULL);
+	CHECK(strstr(text, "[3/4] disk_read  pass     19.8 s  nvme0n1 882 MB/s 21959 IOPS") !=
+	      NULL);
 	CHECK(strstr(text, "[4/4] disk_write skipped") != NULL);
 	CHECK(strstr(text, "nic_tput") == NULL);
 	CHECK(strstr(text, "No FAIL or WARN: every device examined passed.") != NULL);
 	free(text);
-	/* the recorded disk_seq step is left out: disk_read took its place */
+	/* the recorded disk_seq step is left out: disk_read took its place; the
+	 * names' column as wide as net_storage */
 	text = play_fixture("nic-peer-v2.json", fancy);
 	CHECK(strstr(text, "probestick: plan quick, 6 steps") != NULL);
-	CHECK(strstr(text, "[2/6] nic_loop   pass  43.6 s  eth0 -> eth1 one way str 1 12 Mbit/s") !=
+	CHECK(strstr(text,
+		     "[2/6] nic_loop    pass     43.6 s  eth0 -> eth1 one way str 1 12 Mbit/s") !=
 	      NULL);
-	CHECK(strstr(text, "[4/6] mtu        WARN  43.1 s") != NULL);
+	CHECK(strstr(text, "[4/6] mtu         WARN     43.1 s") != NULL);
 	free(text);
 }
 

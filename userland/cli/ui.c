@@ -102,10 +102,10 @@ size_t ps_ui_progress_line(const struct ps_progress_state *p, bool fancy, bool k
 	return n;
 }
 
-size_t ps_ui_result_line(size_t i, size_t n, const char *name, const char *status, double dur,
-			 const char *headline, char *buf, size_t len)
+size_t ps_ui_result_line(size_t i, size_t n, const char *name, int name_w, const char *status,
+			 double dur, const char *headline, char *buf, size_t len)
 {
-	char st[16], *raw = NULL, *out = NULL;
+	char st[16], took[16], *raw = NULL, *out = NULL;
 	size_t k, rawlen = 0, outlen = 0;
 	FILE *f;
 
@@ -116,8 +116,12 @@ size_t ps_ui_result_line(size_t i, size_t n, const char *name, const char *statu
 	f = open_memstream(&raw, &rawlen);
 	if (!f)
 		return 0;
-	fprintf(f, "[%zu/%zu] %-10s %-4s %5.1f s  %s", i + 1, n, name, st, isnan(dur) ? 0.0 : dur,
-		headline ? headline : "");
+	if (isnan(dur))
+		snprintf(took, sizeof(took), "%7s", "?");
+	else
+		snprintf(took, sizeof(took), "%5.1f s", dur);
+	fprintf(f, "[%zu/%zu] %-*s %-7s %s  %s", i + 1, n, name_w > 0 && name_w < 32 ? name_w : 10,
+		name, st, took, headline ? headline : "");
 	fclose(f);
 	/* the figures go on below, at words, rather than being cut */
 	f = open_memstream(&out, &outlen);
@@ -192,6 +196,10 @@ static void on_plan_start(void *arg, const struct ps_plan_info *plan,
 
 	ui->plan = plan;
 	ui->n_steps = n;
+	ui->name_w = 10;
+	for (size_t k = 0; k < n; k++)
+		if (steps[k] && steps[k]->name && (int)strlen(steps[k]->name) > ui->name_w)
+			ui->name_w = (int)strlen(steps[k]->name);
 	ui->plan_t0 = ps_mono_now();
 	snprintf(line, sizeof(line), "probestick: plan %s, %zu step%s%s", plan->name, n,
 		 n == 1 ? "" : "s", ui->key_aborts ? " (any key aborts the running step)" : "");
@@ -332,7 +340,7 @@ static void on_step_end(void *arg, size_t i, size_t n, const struct ps_step_ops 
 	sec = doc ? ps_doc_build_step(doc, step, ps_views()) : NULL;
 	if (sec)
 		ps_doc_headline(sec, head, sizeof(head));
-	ps_ui_result_line(i, n, s->name, ps_json_str(step, "status"), dur, head, line,
+	ps_ui_result_line(i, n, s->name, ui->name_w, ps_json_str(step, "status"), dur, head, line,
 			  sizeof(line));
 	ps_console_printf(ui->con, "%s\n", line);
 	if (ps_json_str(step, "reason") && strcmp(ps_json_str_or(step, "status", ""), "pass")) {

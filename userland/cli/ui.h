@@ -36,6 +36,7 @@ struct ps_ui {
 	const struct ps_plan_info *plan;
 	json_object *report; /* the runner's, for device labels */
 	size_t n_steps;
+	int name_w; /* the plan's longest step name: the result lines' name column */
 };
 
 /* Ready ui to render a plan on con; key_aborts: a key press aborts the running step. */
@@ -78,9 +79,10 @@ void ps_ui_say_lines(struct ps_console *con, int indent, const char *text, size_
 size_t ps_ui_progress_line(const struct ps_progress_state *p, bool fancy, bool key_aborts,
 			   char *buf, size_t len);
 
-/* Pure: "[2/3] disk_seq  pass  4.1 s  sda read 1515 MB/s, ...": the figures
- * wrapped at words below (indent 6) rather than cut. */
-size_t ps_ui_result_line(size_t i, size_t n, const char *name, const char *status, double dur,
-			 const char *headline, char *buf, size_t len);
+/* Pure: "[2/3] disk_seq   pass      4.1 s  sda read 1515 MB/s, ...": the name
+ * padded to name_w (the plan's longest), the figures wrapped at words below
+ * (indent 6) rather than cut; an unknown time is "?", never 0.0 s. */
+size_t ps_ui_result_line(size_t i, size_t n, const char *name, int name_w, const char *status,
+			 double dur, const char *headline, char *buf, size_t len);
 
 #endif
