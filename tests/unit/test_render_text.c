@@ -183,23 +183,34 @@ static void test_nic_figures(void)
 	json_object_put(r);
 }
 
+/* report.txt of a report given as JSON text, held to check_lines(); "" when it does not parse. */
+static char *render_checked(const char *js, const char *name)
+{
+	json_object *r = json_tokener_parse(js);
+	char *text;
+
+	CHECK(r != NULL);
+	if (!r)
+		return strdup("");
+	text = ps_report_text(r, ps_views(), 0);
+	check_lines(name, text);
+	json_object_put(r);
+	return text;
+}
+
 /* A report with wrong types everywhere renders, with - for what it cannot use. */
 static void test_wrong_types(void)
 {
-	json_object *r = json_tokener_parse(
+	char *text = render_checked(
 	    "{\"schema_version\":2,\"plan\":7,\"pcie\":{},\"drives\":[1,\"x\",{}],"
 	    "\"nics\":[{\"speed_mbps\":\"fast\"}],\"steps\":[null,{\"name\":\"disk_seq\","
 	    "\"data_version\":2,\"data\":{\"drives\":[{\"name\":5,\"results\":\"many\"}]},"
 	    "\"findings\":[7,{\"severity\":\"warn\"}],\"verdicts\":[{\"kind\":\"drive\"}]},"
-	    "{\"name\":\"inventory\",\"data_version\":1}]}");
-	char *text;
+	    "{\"name\":\"inventory\",\"data_version\":1}]}",
+	    "wrong types");
 
-	CHECK(r != NULL);
-	text = ps_report_text(r, ps_views(), 0);
-	check_lines("wrong types", text);
 	CHECK(strstr(text, "Drives") != NULL);
 	free(text);
-	json_object_put(r);
 }
 
 /*
@@ -259,19 +270,15 @@ static void test_not_tested(void)
 /* Strings from devices reach the text escaped: no terminal control gets through. */
 static void test_hostile_strings(void)
 {
-	json_object *r = json_tokener_parse(
-	    "{\"schema_version\":2,\"plan\":\"quick\",\"complete\":true,\"machine\":"
-	    "{\"vendor\":\"ACME\\u001b[2J\",\"product\":\"\\u0007box\"},"
-	    "\"warnings\":[\"bad \\u001b[31mred\"],\"steps\":[]}");
-	char *text;
+	char *text =
+	    render_checked("{\"schema_version\":2,\"plan\":\"quick\",\"complete\":true,\"machine\":"
+			   "{\"vendor\":\"ACME\\u001b[2J\",\"product\":\"\\u0007box\"},"
+			   "\"warnings\":[\"bad \\u001b[31mred\"],\"steps\":[]}",
+			   "hostile");
 
-	CHECK(r != NULL);
-	text = ps_report_text(r, ps_views(), 0);
-	check_lines("hostile", text);
 	CHECK(strstr(text, "\\x1b[2J") != NULL);
 	CHECK(strstr(text, "\\x1b[31mred") != NULL);
 	free(text);
-	json_object_put(r);
 }
 
 /* Numbers a damaged report may hold, in the formats that turn them into integers. */
@@ -304,16 +311,13 @@ static void test_cell_extremes(void)
  */
 static void test_step_table(void)
 {
-	json_object *r = json_tokener_parse(
-	    "{\"schema_version\":2,\"plan\":\"quick\",\"complete\":true,\"steps\":["
-	    "{\"name\":\"inventory\",\"status\":\"pass\",\"duration_s\":1.4},"
-	    "{\"name\":\"disk_aggregate\",\"status\":\"fail\"},"
-	    "{\"name\":\"smart\",\"status\":\"pass\",\"duration_s\":0}]}");
-	char *text;
+	char *text =
+	    render_checked("{\"schema_version\":2,\"plan\":\"quick\",\"complete\":true,\"steps\":["
+			   "{\"name\":\"inventory\",\"status\":\"pass\",\"duration_s\":1.4},"
+			   "{\"name\":\"disk_aggregate\",\"status\":\"fail\"},"
+			   "{\"name\":\"smart\",\"status\":\"pass\",\"duration_s\":0}]}",
+			   "step table");
 
-	CHECK(r != NULL);
-	text = ps_report_text(r, ps_views(), 0);
-	check_lines("step table", text);
 	CHECK(strstr(text, "\ninventory      pass         1.4 s") != NULL);
 	CHECK(strstr(text, "\ndisk_aggregate FAIL             ?") != NULL);
 	CHECK(strstr(text, "\nsmart          pass         0.0 s") != NULL);
@@ -323,7 +327,6 @@ static void test_step_table(void)
 	if (!strstr(text, "\ndisk_aggregate FAIL             ?"))
 		fprintf(stderr, "%s\n", text);
 	free(text);
-	json_object_put(r);
 }
 
 /*
@@ -357,14 +360,7 @@ static void test_split_heads(void)
 		    i ? "," : "", v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
 	}
 	snprintf(js + o, sizeof(js) - o, "]}}]}");
-	{
-		json_object *r = json_tokener_parse(js);
-
-		CHECK(r != NULL);
-		text = ps_report_text(r, ps_views(), 0);
-		json_object_put(r);
-	}
-	check_lines("split heads", text);
+	text = render_checked(js, "split heads");
 	sec = strstr(text, "\narray: pass");
 	CHECK(sec != NULL);
 	/* every line of the step within 79 columns */
